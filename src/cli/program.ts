@@ -1,0 +1,100 @@
+/**
+ * The command tree: the root program with its overview help, and each command registered from its
+ * own module. Commands load their heavy dependencies only when they run, so `--help` stays fast.
+ * Completions are generated from this same tree.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerCompletion } from '../commands/completion.js';
+import { registerConfig } from '../commands/config.js';
+import { registerLogin } from '../commands/login.js';
+import { registerLogout } from '../commands/logout.js';
+import { registerMigrateCheck } from '../commands/migrate-check.js';
+import { registerOrder } from '../commands/order/index.js';
+import { registerSandbox } from '../commands/sandbox.js';
+import { registerStatus } from '../commands/status.js';
+import { registerToken } from '../commands/token.js';
+import type { Context } from '../context.js';
+
+declare const PAYORDER_VERSION: string | undefined;
+export const VERSION = typeof PAYORDER_VERSION === 'string' ? PAYORDER_VERSION : '0.0.0-dev';
+
+export const EXIT_CODE_HELP = `Exit codes:
+  0    success
+  1    the service rejected or failed the operation (or an order was not found)
+  2    bad usage or invalid input; nothing was sent
+  4    authentication missing or refused
+  5    the service could not be reached, or the outcome is unknown
+  130  interrupted (Ctrl-C)`;
+
+const OVERVIEW = `
+Common workflows:
+  Try everything offline     payorder sandbox &  then  payorder login --env sandbox
+  Log in once                payorder login --env stage
+  Make a payment link        payorder order create --amount 12.50 --description "Invoice 42" \\
+                               --success https://shop.example/ok --fail https://shop.example/ko
+  Where is my order?         payorder order get 6f1c…  (uuid, or the v1 order id)
+  Many orders from a file    payorder order create --input orders.csv --journal orders.journal
+  Ready for v2?              payorder migrate-check src/ --config
+
+Environment: --env production|stage|test|sandbox (default stage; production only when named).
+API: --api v1|v2 (default v2; v1 is switched off on 2026-12-31).
+
+${EXIT_CODE_HELP}
+
+Docs: README.md in the package; every command has --help with examples.`;
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('payorder')
+    .description(
+      'Create and look up payment orders of the Payment Order Service, from a terminal or a script.',
+    )
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.io.stdout.write(text),
+      writeErr: (text) => ctx.io.stderr.write(text),
+    })
+    .addHelpText('after', OVERVIEW)
+    .action(() => {
+      program.outputHelp();
+    });
+  registerLogin(program, ctx);
+  registerLogout(program, ctx);
+  registerStatus(program, ctx);
+  registerToken(program, ctx);
+  registerConfig(program, ctx);
+  registerOrder(program, ctx);
+  registerMigrateCheck(program, ctx);
+  registerCompletion(program, ctx);
+  registerSandbox(program, ctx);
+  program.hook('preAction', (_root, action) => {
+    const options = action.opts() as {
+      debug?: boolean;
+      quiet?: boolean;
+      json?: boolean;
+      input?: boolean;
+      color?: boolean;
+      output?: string;
+    };
+    ctx.flags.debug = Boolean(options.debug) || ctx.env.PAYORDER_DEBUG === '1';
+    ctx.flags.quiet = Boolean(options.quiet);
+    ctx.flags.json = Boolean(options.json) || options.output === 'json';
+    ctx.flags.interactive = options.input !== false && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+    if (options.color === false) {
+      ctx.io.colorOut = false;
+      ctx.io.colorErr = false;
+    }
+  });
+  return program;
+}
+
+/** Commander's own outcomes: help and version are success, everything else is bad usage. */
+export function commanderExit(error: CommanderError): number {
+  return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? 0 : 2;
+}
+
+export { CommanderError };

@@ -1,0 +1,33 @@
+/**
+ * Which parts of the service's traffic are secret, and how they are masked wherever traffic is
+ * shown: the sandbox journal, --debug traces, --dry-run. A masked value is always "***".
+ */
+
+export const MASK = '***';
+
+const SECRET_FIELDS = new Set(['client_secret_id', 'access_token']);
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+
+/** A copy of a body with secret fields masked at any depth. */
+export function maskBody(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(maskBody);
+  if (typeof body !== 'object' || body === null) return body;
+  const masked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body))
+    masked[key] = SECRET_FIELDS.has(key) ? MASK : maskBody(value);
+  return masked;
+}
+
+/** "Bearer eyJ…" → "Bearer ***": the scheme stays visible, the credential never does. */
+export function maskAuthorization(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const space = value.indexOf(' ');
+  return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK;
+}
+
+/** Masks JWTs and the given secret values wherever they stand in free text. */
+export function maskText(text: string, secrets: readonly string[] = []): string {
+  let masked = text.replace(JWT, MASK);
+  for (const secret of secrets) if (secret.length >= 4) masked = masked.split(secret).join(MASK);
+  return masked;
+}

@@ -1,0 +1,340 @@
+/**
+ * The service's bodies as zod schemas, per version (spec §2), and the conversions between them and
+ * payorder's own version-free shapes. Every field name of the spec is spelled here and nowhere else.
+ */
+import { z } from 'zod';
+import { formatAmount, formatCents, parseAmount, parseCents } from './money.js';
+import type { ApiVersion } from './versions.js';
+
+const filled = z.string().trim().min(1);
+
+// ── Token (spec §2.1, §2.2) ────────────────────────────────────────────────────────────────────
+
+export const GRANT_TYPE = 'client_credentials';
+
+export const tokenRequestSchema = {
+  v1: z.object({ user_name: filled, client_id: filled, client_secret_id: filled, grant_type: filled }),
+  v2: z.object({ username: filled, client_id: filled, client_secret_id: filled, grant_type: filled }),
+} as const;
+
+/** The credentials of one environment; the same for v1 and v2 (spec §5). */
+export interface Credentials {
+  username: string;
+  clientId: string;
+  clientSecretId: string;
+}
+
+export interface TokenRequest extends Credentials {
+  grantType: string;
+}
+
+export function tokenRequestBody(version: ApiVersion, credentials: Credentials): Record<string, string> {
+  const user: Record<string, string> =
+    version === 'v1' ? { user_name: credentials.username } : { username: credentials.username };
+  return {
+    ...user,
+    client_id: credentials.clientId,
+    client_secret_id: credentials.clientSecretId,
+    grant_type: GRANT_TYPE,
+  };
+}
+
+/** Reads a token request body; undefined when a required field is missing or empty (error 3001). */
+export function readTokenRequest(version: ApiVersion, body: unknown): TokenRequest | undefined {
+  if (version === 'v1') {
+    const parsed = tokenRequestSchema.v1.safeParse(body);
+    if (!parsed.success) return undefined;
+    const { user_name, client_id, client_secret_id, grant_type } = parsed.data;
+    return {
+      username: user_name,
+      clientId: client_id,
+      clientSecretId: client_secret_id,
+      grantType: grant_type,
+    };
+  }
+  const parsed = tokenRequestSchema.v2.safeParse(body);
+  if (!parsed.success) return undefined;
+  const { username, client_id, client_secret_id, grant_type } = parsed.data;
+  return { username, clientId: client_id, clientSecretId: client_secret_id, grantType: grant_type };
+}
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.number().positive(),
+  token_type: z.string(),
+});
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+  tokenType: string;
+}
+
+export function tokenResponseBody(token: IssuedToken) {
+  return { access_token: token.accessToken, expires_in: token.expiresIn, token_type: token.tokenType };
+}
+
+export function readTokenResponse(body: unknown): IssuedToken | undefined {
+  const parsed = tokenResponseSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  return {
+    accessToken: parsed.data.access_token,
+    expiresIn: parsed.data.expires_in,
+    tokenType: parsed.data.token_type,
+  };
+}
+
+// ── Order creation (spec §2.3) ─────────────────────────────────────────────────────────────────
+
+/** An order to create, version-free. Amounts are integer cents. */
+export interface OrderDraft {
+  amountCents: bigint;
+  description: string;
+  successUrl: string;
+  failUrl: string;
+  notificationUrl?: string;
+  externalReference?: string;
+}
+
+export const orderRequestSchema = {
+  v1: z.object({
+    amount: z.unknown(),
+    description: filled,
+    userName: filled,
+    callback_fail: filled,
+    callback_success: filled,
+    notification_url: z.string().optional(),
+  }),
+  v2: z.object({
+    amount: z.unknown(),
+    description: filled,
+    callback_fail: filled,
+    callback_success: filled,
+    external_reference: z.string().optional(),
+    notification_url: z.string().optional(),
+  }),
+} as const;
+
+/** The wire body of an order creation; v1 carries the account user name, v2 never does. */
+export function orderRequestBody(
+  version: ApiVersion,
+  draft: OrderDraft,
+  userName?: string,
+): Record<string, string> {
+  const body: Record<string, string> = {
+    amount: version === 'v1' ? formatAmount(draft.amountCents) : formatCents(draft.amountCents),
+    description: draft.description,
+  };
+  if (version === 'v1') body.userName = userName ?? '';
+  body.callback_success = draft.successUrl;
+  body.callback_fail = draft.failUrl;
+  if (draft.notificationUrl !== undefined) body.notification_url = draft.notificationUrl;
+  if (version === 'v2' && draft.externalReference !== undefined)
+    body.external_reference = draft.externalReference;
+  return body;
+}
+
+export type OrderRequestProblem = 'missing' | 'amount';
+
+/** Reads an order creation body as the service would: a missing field is 1001, a bad amount 1003. */
+export function readOrderRequest(
+  version: ApiVersion,
+  body: unknown,
+): { draft: OrderDraft; userName?: string } | { problem: OrderRequestProblem } {
+  const parsed = orderRequestSchema[version].safeParse(body);
+  if (!parsed.success) return { problem: 'missing' };
+  const data = parsed.data;
+  if (data.amount === undefined || data.amount === null || data.amount === '') return { problem: 'missing' };
+  if (typeof data.amount !== 'string') return { problem: 'amount' };
+  let amountCents: bigint;
+  try {
+    amountCents = version === 'v1' ? parseAmount(data.amount) : parseCents(data.amount);
+  } catch {
+    return { problem: 'amount' };
+  }
+  const draft: OrderDraft = {
+    amountCents,
+    description: data.description,
+    successUrl: data.callback_success,
+    failUrl: data.callback_fail,
+  };
+  if (data.notification_url) draft.notificationUrl = data.notification_url;
+  if ('external_reference' in data && data.external_reference !== undefined)
+    draft.externalReference = data.external_reference;
+  return 'userName' in data ? { draft, userName: data.userName } : { draft };
+}
+
+// ── Order (spec §2.4) ──────────────────────────────────────────────────────────────────────────
+
+const amountOnWire = z.union([z.string(), z.number()]);
+
+export const orderSchema = {
+  v1: z.looseObject({
+    id: z.string(),
+    type: z.string(),
+    uuid: z.string(),
+    orderNumber: z.string().nullish(),
+    currency: z.string().nullish(),
+    amount: amountOnWire,
+    status: z.string(),
+    refNumber: z.string().nullish(),
+    links: z.looseObject({
+      checkoutLink: z.string().optional(),
+      checkout: z.string().optional(),
+      success: z.string().nullish(),
+      failed: z.string().nullish(),
+    }),
+  }),
+  v2: z.looseObject({
+    id: z.string(),
+    type: z.string(),
+    uuid: z.string(),
+    amount: amountOnWire,
+    status: z.string(),
+    external_reference: z.string().nullish(),
+    links: z.looseObject({
+      checkout_link: z.string(),
+      success: z.string().nullish(),
+      failed: z.string().nullish(),
+    }),
+  }),
+} as const;
+
+/**
+ * payorder's one order shape, the same for both versions (documented in the README): the payment
+ * link is always `links.checkout`, the amount an exact decimal string, v1-only fields null on v2.
+ */
+export interface Order {
+  version: ApiVersion;
+  id: string;
+  uuid: string;
+  type: string;
+  status: string;
+  amount: string;
+  amount_cents: string;
+  currency: string | null;
+  order_number: string | null;
+  ref_number: string | null;
+  external_reference: string | null;
+  links: { checkout: string | null; success: string | null; failed: string | null };
+}
+
+/** Where the service keeps things for a new order, as the sandbox builds it. */
+export interface StoredOrder {
+  version: ApiVersion;
+  id: string;
+  uuid: string;
+  status: string;
+  amountCents: bigint;
+  currency?: string;
+  orderNumber?: string;
+  refNumber?: string;
+  externalReference?: string;
+  checkoutUrl: string;
+  successUrl: string;
+  failUrl: string;
+}
+
+/** The service's body for an order of the given version; v1's amount is a JSON number, exactly. */
+export function orderResponseBody(order: StoredOrder): Record<string, unknown> {
+  if (order.version === 'v1') {
+    return {
+      id: order.id,
+      type: 'Order',
+      uuid: order.uuid,
+      orderNumber: order.orderNumber,
+      currency: order.currency,
+      amount: JSON.rawJSON(formatAmount(order.amountCents)),
+      status: order.status,
+      refNumber: order.refNumber,
+      links: { checkoutLink: order.checkoutUrl, success: order.successUrl, failed: order.failUrl },
+    };
+  }
+  return {
+    id: order.id,
+    type: 'Order',
+    uuid: order.uuid,
+    amount: formatCents(order.amountCents),
+    status: order.status,
+    external_reference: order.externalReference ?? null,
+    links: { checkout_link: order.checkoutUrl, success: order.successUrl, failed: order.failUrl },
+  };
+}
+
+/** Reads an order body of the given version into payorder's shape; undefined if it is not one. */
+export function readOrder(version: ApiVersion, body: unknown): Order | undefined {
+  if (version === 'v1') {
+    const parsed = orderSchema.v1.safeParse(body);
+    if (!parsed.success) return undefined;
+    const o = parsed.data;
+    const cents = centsOf(() => parseAmount(String(o.amount)));
+    if (cents === undefined) return undefined;
+    return {
+      version,
+      id: o.id,
+      uuid: o.uuid,
+      type: o.type,
+      status: o.status,
+      amount: formatAmount(cents),
+      amount_cents: formatCents(cents),
+      currency: o.currency ?? null,
+      order_number: o.orderNumber ?? null,
+      ref_number: o.refNumber ?? null,
+      external_reference: null,
+      links: {
+        checkout: o.links.checkoutLink ?? o.links.checkout ?? null,
+        success: o.links.success ?? null,
+        failed: o.links.failed ?? null,
+      },
+    };
+  }
+  const parsed = orderSchema.v2.safeParse(body);
+  if (!parsed.success) return undefined;
+  const o = parsed.data;
+  const cents = centsOf(() => parseCents(String(o.amount)));
+  if (cents === undefined) return undefined;
+  return {
+    version,
+    id: o.id,
+    uuid: o.uuid,
+    type: o.type,
+    status: o.status,
+    amount: formatAmount(cents),
+    amount_cents: formatCents(cents),
+    currency: null,
+    order_number: null,
+    ref_number: null,
+    external_reference: o.external_reference ?? null,
+    links: {
+      checkout: o.links.checkout_link,
+      success: o.links.success ?? null,
+      failed: o.links.failed ?? null,
+    },
+  };
+}
+
+function centsOf(parse: () => bigint): bigint | undefined {
+  try {
+    return parse();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses a JSON body keeping every `amount` number as its source text, so a v1 amount such as
+ * 92233720368547758.07 is read exactly rather than rounded by a double.
+ */
+export function parseJsonExact(text: string): unknown {
+  return JSON.parse(text, function (this: unknown, key, value, context?: { source?: string }) {
+    return key === 'amount' && typeof value === 'number' && context?.source ? context.source : value;
+  });
+}
+
+/** Order states known to the spec (§3) plus the sandbox's outcome states, which the spec does not show. */
+export const ORDER_STATES = {
+  pending: 'PENDING',
+  refunded: 'REFUNDED',
+  paid: 'PAID',
+  failed: 'FAILED',
+} as const;

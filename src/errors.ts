@@ -1,0 +1,85 @@
+/**
+ * payorder's typed errors. Each carries its exit code and one human line; the entry point is the
+ * only place that prints them and exits. The exit codes are documented in `payorder --help` and the README.
+ */
+
+export const EXIT = {
+  ok: 0,
+  /** The service rejected or failed the operation. */
+  rejected: 1,
+  /** Bad usage or invalid input; nothing was sent. */
+  usage: 2,
+  /** Authentication missing or refused. */
+  auth: 4,
+  /** The service could not be reached, or the outcome is unknown. */
+  network: 5,
+  interrupted: 130,
+} as const;
+
+export type ErrorKind =
+  | 'usage'
+  | 'auth'
+  | 'rejected'
+  | 'not_found'
+  | 'network'
+  | 'outcome_unknown'
+  | 'interrupted'
+  | 'config';
+
+const EXIT_OF: Record<ErrorKind, number> = {
+  usage: EXIT.usage,
+  config: EXIT.usage,
+  auth: EXIT.auth,
+  rejected: EXIT.rejected,
+  not_found: EXIT.rejected,
+  network: EXIT.network,
+  outcome_unknown: EXIT.network,
+  interrupted: EXIT.interrupted,
+};
+
+export interface ErrorDetails {
+  /** The service's error code or the catalog id, when the service answered with one. */
+  code?: string;
+  status?: number;
+  /** A second line: what to do about it. */
+  hint?: string;
+  field?: string;
+}
+
+export class CliError extends Error {
+  readonly kind: ErrorKind;
+  readonly details: ErrorDetails;
+
+  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'CliError';
+    this.kind = kind;
+    this.details = details;
+  }
+
+  get exitCode(): number {
+    return EXIT_OF[this.kind];
+  }
+
+  /** The documented JSON shape of an error on stderr with --json. */
+  toJSON() {
+    return {
+      error: {
+        kind: this.kind,
+        message: this.message,
+        exit_code: this.exitCode,
+        code: this.details.code ?? null,
+        status: this.details.status ?? null,
+        field: this.details.field ?? null,
+        hint: this.details.hint ?? null,
+      },
+    };
+  }
+}
+
+export const usageError = (message: string, details?: ErrorDetails) =>
+  new CliError('usage', message, details);
+
+/** A field of the user's input broke a rule: "--amount: at most 2 decimals". */
+export const invalidField = (field: string, rule: string) =>
+  new CliError('usage', `${field}: ${rule}`, { field });

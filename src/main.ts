@@ -1,0 +1,49 @@
+/**
+ * The entry point: builds the context once, runs the command tree, and turns every error into one
+ * line (or a JSON object with --json) on stderr and a documented exit code. The only place that
+ * decides how payorder exits.
+ */
+import { buildProgram, CommanderError, commanderExit } from './cli/program.js';
+import { type Context, createContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { errorLine } from './output/messages.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    // A second Ctrl-C means "now": stop without waiting for work in flight.
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let ctx: Context;
+  try {
+    ctx = createContext(process, controller.signal);
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    await buildProgram(ctx).parseAsync(argv);
+    return controller.signal.aborted && process.exitCode === undefined
+      ? EXIT.ok
+      : Number(process.exitCode ?? EXIT.ok);
+  } catch (error) {
+    if (error instanceof CommanderError) return commanderExit(error);
+    const failure =
+      error instanceof CliError
+        ? error
+        : new CliError('rejected', `unexpected failure: ${(error as Error)?.message ?? String(error)}`, {
+            hint: 'please report this with the command you ran (add --debug for details)',
+          });
+    if (ctx.flags.json) ctx.io.stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
+    else errorLine(ctx, failure.message, failure.details.hint);
+    if (ctx.flags.debug && !(error instanceof CliError))
+      ctx.io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    return failure.exitCode;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Turns what a person gave (flags, or one line of a batch file) into an OrderDraft, checking every
+ * rule before anything is sent. Errors name the field as the person wrote it and the rule broken.
+ */
+import { AmountError, parseAmount, parseCents } from '../contract/money.js';
+import type { OrderDraft } from '../contract/schemas.js';
+import type { ApiVersion } from '../contract/versions.js';
+import { invalidField } from '../errors.js';
+import { checkHttpUrl } from '../session/config-keys.js';
+
+/** The fields of an order as payorder names them (flags in snake_case; batch keys and columns). */
+export interface OrderFields {
+  amount?: string;
+  /** Whole cents, the v2 wire's unit; the batch column for callers who already have cents. */
+  amount_cents?: string;
+  description?: string;
+  success?: string;
+  fail?: string;
+  notification_url?: string;
+  external_reference?: string;
+}
+
+/** Batch keys accepted besides payorder's own: the API's names. */
+export const FIELD_ALIASES: Record<string, keyof OrderFields> = {
+  callback_success: 'success',
+  callback_fail: 'fail',
+  'notification-url': 'notification_url',
+  'external-reference': 'external_reference',
+};
+
+/** How a field is called where the person wrote it: "--amount" for flags, "amount" in files. */
+export type FieldNamer = (field: keyof OrderFields) => string;
+
+export const flagName: FieldNamer = (field) => `--${field.replace(/_/g, '-')}`;
+export const columnName: FieldNamer = (field) => field;
+
+const MAX_TEXT = 1000;
+
+function text(
+  value: string | undefined,
+  field: keyof OrderFields,
+  name: FieldNamer,
+  required: boolean,
+): string | undefined {
+  if (value === undefined || value.trim() === '') {
+    if (required) throw invalidField(name(field), 'is required');
+    return undefined;
+  }
+  if (value.length > MAX_TEXT) throw invalidField(name(field), `must be at most ${MAX_TEXT} characters`);
+  return value;
+}
+
+export function draftFrom(fields: OrderFields, version: ApiVersion, name: FieldNamer): OrderDraft {
+  let amountCents: bigint;
+  if (fields.amount !== undefined && fields.amount_cents !== undefined) {
+    throw invalidField(name('amount'), `give ${name('amount')} or ${name('amount_cents')}, not both`);
+  }
+  try {
+    if (fields.amount_cents !== undefined) amountCents = parseCents(fields.amount_cents.trim());
+    else if (fields.amount === undefined)
+      throw invalidField(name('amount'), 'is required (a decimal in major units, e.g. 12.50)');
+    else amountCents = parseAmount(fields.amount);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    const field = fields.amount_cents !== undefined ? 'amount_cents' : 'amount';
+    throw invalidField(
+      name(field),
+      `${error.rule} (got "${error.input}"; e.g. ${field === 'amount' ? '12.50' : '1250'})`,
+    );
+  }
+  if (amountCents <= 0n) throw invalidField(name('amount'), 'must be greater than zero');
+  const draft: OrderDraft = {
+    amountCents,
+    description: text(fields.description, 'description', name, true)!,
+    successUrl: checkHttpUrl(name('success'), text(fields.success, 'success', name, true)!),
+    failUrl: checkHttpUrl(name('fail'), text(fields.fail, 'fail', name, true)!),
+  };
+  const notification = text(fields.notification_url, 'notification_url', name, false);
+  if (notification !== undefined)
+    draft.notificationUrl = checkHttpUrl(name('notification_url'), notification);
+  const reference = text(fields.external_reference, 'external_reference', name, false);
+  if (reference !== undefined) {
+    if (version === 'v1')
+      throw invalidField(name('external_reference'), 'exists only in API v2 (use --api v2)');
+    draft.externalReference = reference;
+  }
+  return draft;
+}

@@ -1,0 +1,28 @@
+/**
+ * Messages for people, on stderr: notes, warnings and errors. Data never goes through here.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Context } from '../context.js';
+
+/** A chalk that colors only where the context says a person is looking. */
+export function painter(on: boolean): ChalkInstance {
+  return new Chalk({ level: on ? 1 : 0 });
+}
+
+/** A progress or confirmation note; silenced by --quiet. */
+export function note(ctx: Context, text: string): void {
+  if (ctx.flags.quiet) return;
+  ctx.io.stderr.write(`${text}\n`);
+}
+
+/** A warning; silenced by --quiet. */
+export function warn(ctx: Context, text: string): void {
+  if (ctx.flags.quiet) return;
+  ctx.io.stderr.write(`${painter(ctx.io.colorErr).yellow('warning:')} ${text}\n`);
+}
+
+export function errorLine(ctx: Context, text: string, hint?: string): void {
+  const paint = painter(ctx.io.colorErr);
+  ctx.io.stderr.write(`${paint.red('error:')} ${text}\n`);
+  if (hint) ctx.io.stderr.write(`${paint.dim(`hint: ${hint}`)}\n`);
+}

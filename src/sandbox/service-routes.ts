@@ -1,0 +1,229 @@
+/**
+ * The service's own routes, both versions (spec §4): token, checkout, lookup, and the payment page
+ * the payment links point at. Answers use the catalog's exact status, code and text (spec §7).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../contract/catalog.js';
+import { maskAuthorization, maskBody } from '../contract/masking.js';
+import {
+  GRANT_TYPE,
+  ORDER_STATES,
+  orderResponseBody,
+  readOrderRequest,
+  readTokenRequest,
+  tokenResponseBody,
+} from '../contract/schemas.js';
+import { API_VERSIONS, type ApiVersion, PATHS } from '../contract/versions.js';
+import type { Forced } from './faults.js';
+import { notFoundPage, paymentPage } from './payment-page.js';
+import type { SandboxCore } from './server.js';
+import { changeStatus } from './status-change.js';
+import type { TokenClaims } from './tokens.js';
+
+type Route = 'token' | 'checkout' | 'lookup';
+
+interface Outcome {
+  status: number;
+  body: unknown;
+  /** Set when the request was carried out, so a fault may still spoil its answer afterwards. */
+  done?: boolean;
+}
+
+interface Exchange {
+  request: FastifyRequest;
+  /** The body parsed as JSON; `malformed` when it is not JSON. */
+  body: unknown;
+  malformed: boolean;
+}
+
+/** The sandbox's answer for an unknown or foreign order; the spec shows none (documented in the README). */
+export const ORDER_NOT_FOUND = { status: 404, body: { message: 'Order not found' } } as const;
+
+const fail = (id: CatalogId): Outcome => {
+  const entry = catalogEntry(id);
+  return { status: entry.status, body: errorBody(entry) };
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function readJson(raw: unknown): { body: unknown; malformed: boolean } {
+  if (typeof raw !== 'string' || raw.trim() === '') return { body: undefined, malformed: false };
+  try {
+    return { body: JSON.parse(raw), malformed: false };
+  } catch {
+    return { body: undefined, malformed: true };
+  }
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function authenticate(core: SandboxCore, request: FastifyRequest): Promise<TokenClaims | Outcome> {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match) return fail('unauthorized');
+  const verdict = await core.tokens.verify(match[1]!);
+  if (verdict.ok) return verdict.claims;
+  return fail(verdict.reason === 'expired' ? 'expired' : 'unauthorized');
+}
+
+const isOutcome = (value: TokenClaims | Outcome): value is Outcome => 'status' in value;
+
+async function issueToken(
+  core: SandboxCore,
+  version: ApiVersion,
+  { body, malformed }: Exchange,
+): Promise<Outcome> {
+  const input = malformed ? undefined : readTokenRequest(version, body);
+  if (!input) return fail('3001');
+  if (input.grantType !== GRANT_TYPE) return fail('3002');
+  const account = core.accounts.find((a) => a.username === input.username);
+  if (!account) return fail('3003');
+  if (account.clientId !== input.clientId) return fail('3005');
+  if (!sameSecret(input.clientSecretId, account.clientSecretId)) return fail('3006');
+  const accessToken = await core.tokens.issue(account.username, account.clientId, core.tokenTtlSeconds);
+  const token = { accessToken, expiresIn: core.tokenTtlSeconds, tokenType: 'Bearer' };
+  return { status: 200, body: tokenResponseBody(token), done: true };
+}
+
+async function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exchange): Promise<Outcome> {
+  const claims = await authenticate(core, exchange.request);
+  if (isOutcome(claims)) return claims;
+  const read = exchange.malformed
+    ? { problem: 'missing' as const }
+    : readOrderRequest(version, exchange.body);
+  if ('problem' in read) return fail(read.problem === 'amount' ? '1003' : '1001');
+  if (version === 'v1') {
+    if (!core.accounts.some((a) => a.username === read.userName)) return fail('1004');
+    if (read.userName !== claims.sub) return fail('1002');
+  }
+  const { request } = exchange;
+  const order = core.orders.create(
+    version,
+    claims.sub,
+    read.draft,
+    `${request.protocol}://${request.host}`,
+    core.now(),
+  );
+  return { status: 200, body: orderResponseBody(order), done: true };
+}
+
+async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: Exchange): Promise<Outcome> {
+  const claims = await authenticate(core, request);
+  if (isOutcome(claims)) return claims;
+  const key = Object.values(request.params as Record<string, string>)[0] ?? '';
+  const order = core.orders.find(key);
+  if (!order || order.owner !== claims.sub || (version === 'v2' && order.uuid !== key))
+    return ORDER_NOT_FOUND;
+  return { status: 200, body: orderResponseBody({ ...order, version }) };
+}
+
+/** Sends a fault's answer and returns the status it sent (0 when none: hang, reset). */
+function sendFault(forced: Forced, request: FastifyRequest, reply: FastifyReply): number {
+  switch (forced.fault) {
+    case 'hang':
+      reply.hijack();
+      return 0;
+    case 'reset':
+      reply.hijack();
+      request.raw.socket.destroy();
+      return 0;
+    case 'malformed':
+      void reply.code(200).type('application/json').send('{"status":"PENDING","links":{"chec');
+      return 200;
+    case 'html':
+      void reply
+        .code(502)
+        .type('text/html')
+        .send('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>');
+      return 502;
+    case 'rate-limit':
+      void reply
+        .code(429)
+        .header('retry-after', String(forced.retryAfter ?? 1))
+        .send({ message: 'Too Many Requests' });
+      return 429;
+    default:
+      if (forced.retryAfter !== undefined) reply.header('retry-after', String(forced.retryAfter));
+      void reply.code(503).send({ message: 'Service Unavailable' });
+      return 503;
+  }
+}
+
+/** Faults that answer after the request was carried out, as when a response is lost on the way back. */
+const AFTER_WORK = new Set(['hang', 'reset', 'malformed']);
+
+function serve(
+  core: SandboxCore,
+  route: Route,
+  version: ApiVersion,
+  handler: (core: SandboxCore, version: ApiVersion, exchange: Exchange) => Promise<Outcome>,
+) {
+  const serverFailure: CatalogId = route === 'token' ? 'token-500' : '999';
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { body, malformed } = readJson(request.body);
+    let forced = core.forced.take(route, version);
+    if (!forced && core.failRate > 0 && Math.random() < core.failRate)
+      forced = { route, error: serverFailure, times: 1 };
+    if (core.latencyMs > 0) await sleep(core.latencyMs);
+    if (forced?.fault === 'latency') await sleep(forced.ms ?? 1000);
+    const record = (status: number) =>
+      core.journal.record({
+        time: core.now().toISOString(),
+        method: request.method,
+        path: request.url,
+        route,
+        version,
+        status,
+        authorization: maskAuthorization(request.headers.authorization),
+        body: malformed ? '(malformed JSON)' : maskBody(body),
+      });
+
+    if (forced?.fault && forced.fault !== 'latency') {
+      if (AFTER_WORK.has(forced.fault)) await handler(core, version, { request, body, malformed });
+      record(sendFault(forced, request, reply));
+      return reply;
+    }
+    const entry = forced?.error ? findCatalogEntry(forced.error) : undefined;
+    const outcome = entry
+      ? { status: entry.status, body: errorBody(entry) }
+      : await handler(core, version, { request, body, malformed });
+    record(outcome.status);
+    return reply.code(outcome.status).send(outcome.body);
+  };
+}
+
+export function registerServiceRoutes(app: FastifyInstance, core: SandboxCore): void {
+  for (const version of API_VERSIONS) {
+    app.post(PATHS.token(version), serve(core, 'token', version, issueToken));
+    app.post(PATHS.checkout(version), serve(core, 'checkout', version, createOrder));
+    app.get(PATHS.lookup(version), serve(core, 'lookup', version, lookupOrder));
+  }
+
+  app.get('/pay/:uuid', async (request, reply) => {
+    const order = core.orders.find((request.params as { uuid: string }).uuid);
+    if (!order) return reply.code(404).type('text/html').send(notFoundPage());
+    return reply.type('text/html').send(paymentPage(order));
+  });
+  for (const [action, status] of [
+    ['pay', ORDER_STATES.paid],
+    ['fail', ORDER_STATES.failed],
+  ] as const) {
+    app.post(`/pay/:uuid/${action}`, async (request, reply) => {
+      const order = core.orders.find((request.params as { uuid: string }).uuid);
+      if (!order) return reply.code(404).type('text/html').send(notFoundPage());
+      if (order.status !== ORDER_STATES.pending) {
+        return reply
+          .code(409)
+          .type('text/html')
+          .send(paymentPage(order, `This order is already ${order.status}.`));
+      }
+      changeStatus(core, order, status);
+      return reply.redirect(status === ORDER_STATES.paid ? order.successUrl : order.failUrl, 303);
+    });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The keys `payorder config` reads and writes, each with its rule and its place in the store.
+ */
+import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
+import { invalidField } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
+import { addressesOf, type StoreData } from '../store/profile-data.js';
+import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from './environments.js';
+
+export interface ConfigKey {
+  key: string;
+  description: string;
+  get(data: StoreData): string | undefined;
+  set(data: StoreData, value: string | undefined): void;
+  /** Checks and normalizes a value; throws a usage error naming the key and the rule. */
+  check(value: string): string;
+}
+
+/** An absolute http(s) URL; the rule for every address and callback link. */
+export function checkHttpUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidField(field, `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidField(field, `must be an absolute http(s) URL, got a ${url.protocol.replace(':', '')} URL`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(key: string, choices: readonly T[], value: string): T {
+  const lower = value.toLowerCase();
+  if (!(choices as readonly string[]).includes(lower))
+    throw invalidField(key, `must be one of ${choices.join(', ')}, got "${value}"`);
+  return lower as T;
+}
+
+const defaults = (data: StoreData) => (data.defaults ??= {});
+
+const DEFAULT_KEYS: ConfigKey[] = [
+  {
+    key: 'default-env',
+    description: 'environment used when neither --env nor PAYORDER_ENV is given (never production)',
+    get: (data) => data.defaults?.env,
+    set: (data, value) => {
+      defaults(data).env = value as EnvName | undefined;
+    },
+    check: (value) => {
+      const env = normalizeEnv(oneOf('default-env', ENV_CHOICES, value))!;
+      if (env === 'production')
+        throw invalidField(
+          'default-env',
+          'production is never a default; name it with --env production each time',
+        );
+      return env;
+    },
+  },
+  {
+    key: 'default-api',
+    description: 'API version used when neither --api, PAYORDER_API nor the login chose one',
+    get: (data) => data.defaults?.api,
+    set: (data, value) => {
+      defaults(data).api = value as ApiVersion | undefined;
+    },
+    check: (value) => oneOf('default-api', API_VERSIONS, value),
+  },
+  {
+    key: 'default-output',
+    description: 'output format when neither --json nor -o is given',
+    get: (data) => data.defaults?.output,
+    set: (data, value) => {
+      defaults(data).output = value as OutputFormat | undefined;
+    },
+    check: (value) => oneOf('default-output', OUTPUT_FORMATS, value),
+  },
+];
+
+const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
+  API_VERSIONS.flatMap((version) =>
+    (['auth', 'checkout'] as const).map((kind) => {
+      const key = `${env}.${version}.${kind}-url`;
+      return {
+        key,
+        description: `base address of the ${kind === 'auth' ? 'token' : 'order'} service for ${env} ${version} (payorder appends ${version === 'v1' ? '/1' : '/v2/api'})`,
+        get: (data: StoreData) => data.environments?.[env]?.addresses?.[version]?.[kind],
+        set: (data: StoreData, value: string | undefined) => {
+          const pair = addressesOf(data, env, version);
+          if (value === undefined) delete pair[kind];
+          else pair[kind] = value;
+        },
+        check: (value: string) => checkHttpUrl(key, value).replace(/\/+$/, ''),
+      };
+    }),
+  ),
+);
+
+export const CONFIG_KEYS: readonly ConfigKey[] = [...DEFAULT_KEYS, ...ADDRESS_KEYS];
+
+export function findConfigKey(key: string): ConfigKey | undefined {
+  const [env, ...rest] = key.split('.');
+  const normalized = rest.length > 0 && env ? [normalizeEnv(env) ?? env, ...rest].join('.') : key;
+  return CONFIG_KEYS.find((k) => k.key === normalized);
+}

@@ -1,0 +1,101 @@
+/**
+ * Which environment, version and addresses a command talks to. Precedence, highest first:
+ * flag → PAYORDER_ variable → the stored profile → the stored default → built-in default (stage, v2).
+ * v1 warns with the days left until its sunset and is refused after it, by the context's clock.
+ */
+import type { Target } from '../api/service.js';
+import type { Context } from '../context.js';
+import { API_VERSIONS, type ApiVersion, daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
+import { CliError, usageError } from '../errors.js';
+import { warn } from '../output/messages.js';
+import type { StoreData } from '../store/profile-data.js';
+import { DEFAULT_ENV, ENV_CHOICES, type EnvName, normalizeEnv, SANDBOX_DEFAULT_URL } from './environments.js';
+
+export interface TargetFlags {
+  env?: string;
+  api?: string;
+}
+
+export function resolveEnv(ctx: Context, flags: TargetFlags, data: StoreData): EnvName {
+  const [given, from] = flags.env
+    ? [flags.env, '--env']
+    : ctx.env.PAYORDER_ENV
+      ? [ctx.env.PAYORDER_ENV, 'PAYORDER_ENV']
+      : [data.defaults?.env ?? DEFAULT_ENV, 'the default environment'];
+  const env = normalizeEnv(given);
+  if (!env)
+    throw usageError(`${from}: unknown environment "${given}"; choose one of ${ENV_CHOICES.join(', ')}`, {
+      field: from,
+    });
+  return env;
+}
+
+export function resolveVersion(ctx: Context, flags: TargetFlags, data: StoreData, env: EnvName): ApiVersion {
+  const [given, from] = flags.api
+    ? [flags.api, '--api']
+    : ctx.env.PAYORDER_API
+      ? [ctx.env.PAYORDER_API, 'PAYORDER_API']
+      : [data.environments?.[env]?.api ?? data.defaults?.api ?? 'v2', 'the stored version'];
+  const version = given.toLowerCase();
+  if (!(API_VERSIONS as readonly string[]).includes(version)) {
+    throw usageError(`${from}: unknown API version "${given}"; choose v1 or v2`, { field: from });
+  }
+  return version as ApiVersion;
+}
+
+const warned = new WeakSet<Context>();
+
+/** Warns about v1 on stderr (once per run), or refuses it once it is switched off. */
+export function checkSunset(ctx: Context, version: ApiVersion): void {
+  if (version !== 'v1') return;
+  const days = daysUntilSunset(ctx.clock());
+  if (days < 0) {
+    throw usageError(`API v1 was switched off on ${V1_SUNSET}; use --api v2`, {
+      hint: 'payorder migrate-check shows what an integration must change for v2',
+    });
+  }
+  if (warned.has(ctx)) return;
+  warned.add(ctx);
+  const left = days === 0 ? 'today is its last day' : `${days} day${days === 1 ? '' : 's'} left`;
+  warn(
+    ctx,
+    `API v1 is deprecated and is switched off on ${V1_SUNSET} (${left}); move to --api v2 (see payorder migrate-check)`,
+  );
+}
+
+export type AddressKind = 'auth' | 'checkout';
+
+/** Where an address comes from, for `status` and for the error that names a missing one. */
+export function resolveAddress(
+  ctx: Context,
+  data: StoreData,
+  env: EnvName,
+  version: ApiVersion,
+  kind: AddressKind,
+): string | undefined {
+  const override = kind === 'auth' ? ctx.env.PAYORDER_AUTH_URL : ctx.env.PAYORDER_CHECKOUT_URL;
+  if (override) return override;
+  const stored = data.environments?.[env]?.addresses?.[version]?.[kind];
+  if (stored) return stored;
+  return env === 'sandbox' ? SANDBOX_DEFAULT_URL : undefined;
+}
+
+export function configKey(env: EnvName, version: ApiVersion, kind: AddressKind): string {
+  return `${env}.${version}.${kind}-url`;
+}
+
+export function resolveTarget(ctx: Context, flags: TargetFlags, data: StoreData): Target {
+  const env = resolveEnv(ctx, flags, data);
+  const version = resolveVersion(ctx, flags, data, env);
+  checkSunset(ctx, version);
+  const address = (kind: AddressKind) => {
+    const url = resolveAddress(ctx, data, env, version, kind);
+    if (url) return url;
+    const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
+    throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
+      field: configKey(env, version, kind),
+      hint: `set it with: payorder config set ${configKey(env, version, kind)} https://… (or ${variable} for one run)`,
+    });
+  };
+  return { env, version, authBase: address('auth'), checkoutBase: address('checkout') };
+}
