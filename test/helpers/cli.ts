@@ -1,0 +1,69 @@
+/**
+ * Runs the built CLI (bin/payorder.js → dist/) as a user would, with its own config folder, and
+ * checks every output for leaked secrets and tokens as it goes.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa, type Options } from 'execa';
+import { expect } from 'vitest';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/payorder.js');
+
+/** The secret of the account the end-to-end tests log in with; it must never be printed. */
+export const SECRET = 'Sup3r-Secret-Value-9f2c';
+export const SHOP = { username: 'shop-owner', clientId: 'shop-client-7', clientSecretId: SECRET };
+export const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
+
+export interface Result {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'payorder-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** The command prints a token by design (payorder token): skip the token leak check on stdout. */
+  printsToken?: boolean;
+  timeout?: number;
+  cwd?: string;
+}
+
+/** A CLI bound to one config folder and one sandbox. */
+export function cliFor(base: { configDir: string; url?: string }) {
+  const baseEnv = (extra: Record<string, string | undefined> = {}) => ({
+    PATH: process.env.PATH,
+    HOME: base.configDir,
+    PAYORDER_CONFIG_DIR: base.configDir,
+    ...(base.url ? { PAYORDER_AUTH_URL: base.url, PAYORDER_CHECKOUT_URL: base.url } : {}),
+    ...extra,
+  });
+  return async function run(args: string[], options: CliOptions = {}): Promise<Result> {
+    const execaOptions: Options = {
+      reject: false,
+      extendEnv: false,
+      env: baseEnv(options.env),
+      input: options.input,
+      timeout: options.timeout ?? 20_000,
+      cwd: options.cwd,
+      stripFinalNewline: false,
+    };
+    const child = await execa(process.execPath, [BIN, ...args], execaOptions);
+    const result = { exitCode: child.exitCode ?? -1, stdout: String(child.stdout), stderr: String(child.stderr) };
+    expectNoLeak(result, options.printsToken);
+    return result;
+  };
+}
+
+export function expectNoLeak(result: Result, printsToken = false): void {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    expect(result[stream], `${stream} leaks the secret`).not.toContain(SECRET);
+    if (!(printsToken && stream === 'stdout')) expect(result[stream], `${stream} leaks a token`).not.toMatch(JWT);
+    expect(result[stream], `${stream} shows a stack trace`).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // End-to-end files spawn CLI processes and servers; two cores run two files at a time.
+    maxWorkers: 2,
+  },
+});
