@@ -4,14 +4,28 @@ import { BIN, tempDir } from '../helpers/cli.js';
 
 describe('payorder sandbox (the command)', () => {
   it('starts on a free port with a JSON start line, serves, and stops cleanly on SIGTERM', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { reject: false, env: { HOME: tempDir() } });
-    const line = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+      reject: false,
+      env: { HOME: tempDir() },
+    });
+    const line = await new Promise<string>((resolve) =>
+      child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
     const start = JSON.parse(line);
     expect(start.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(start.accounts[0]).toEqual({ username: 'sandbox-merchant', client_id: 'sandbox-client', client_secret_id: 'sandbox-secret' });
+    expect(start.accounts[0]).toEqual({
+      username: 'sandbox-merchant',
+      client_id: 'sandbox-client',
+      client_secret_id: 'sandbox-secret',
+    });
     const reply = await fetch(`${start.url}/v2/api/auth/token`, {
       method: 'POST',
-      body: JSON.stringify({ username: 'sandbox-merchant', client_id: 'sandbox-client', client_secret_id: 'sandbox-secret', grant_type: 'client_credentials' }),
+      body: JSON.stringify({
+        username: 'sandbox-merchant',
+        client_id: 'sandbox-client',
+        client_secret_id: 'sandbox-secret',
+        grant_type: 'client_credentials',
+      }),
     });
     expect(reply.status).toBe(200);
     child.kill('SIGTERM');
@@ -21,7 +35,10 @@ describe('payorder sandbox (the command)', () => {
   });
 
   it('prints where it listens and the test account, and logs requests', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], { reject: false, env: { HOME: tempDir() } });
+    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], {
+      reject: false,
+      env: { HOME: tempDir() },
+    });
     let out = '';
     await new Promise<void>((resolve) =>
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -30,7 +47,9 @@ describe('payorder sandbox (the command)', () => {
       }),
     );
     expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(out).toContain('test account: username sandbox-merchant, client id sandbox-client, secret sandbox-secret');
+    expect(out).toContain(
+      'test account: username sandbox-merchant, client id sandbox-client, secret sandbox-secret',
+    );
     const url = /listening on (\S+)/.exec(out)![1]!;
     await fetch(`${url}/v2/api/orders/x`);
     child.kill('SIGINT');
@@ -44,15 +63,28 @@ describe('payorder sandbox (the command)', () => {
     [['--fail-rate', '2'], '--fail-rate: must be a number from 0 to 1'],
     [['--account', 'only-user'], '--account must be USER:CLIENT_ID:SECRET'],
   ])('rejects %j with exit 2', async (args, message) => {
-    const result = await execa(process.execPath, [BIN, 'sandbox', ...args], { reject: false, env: { HOME: tempDir() } });
+    const result = await execa(process.execPath, [BIN, 'sandbox', ...args], {
+      reject: false,
+      env: { HOME: tempDir() },
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
   });
 
   it('a port in use is a clear error', async () => {
-    const first = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { reject: false, env: { HOME: tempDir() } });
-    const { port } = JSON.parse(await new Promise<string>((resolve) => first.stdout!.once('data', (c: Buffer) => resolve(c.toString()))));
-    const second = await execa(process.execPath, [BIN, 'sandbox', '--port', String(port)], { reject: false, env: { HOME: tempDir() } });
+    const first = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+      reject: false,
+      env: { HOME: tempDir() },
+    });
+    const { port } = JSON.parse(
+      await new Promise<string>((resolve) =>
+        first.stdout!.once('data', (c: Buffer) => resolve(c.toString())),
+      ),
+    );
+    const second = await execa(process.execPath, [BIN, 'sandbox', '--port', String(port)], {
+      reject: false,
+      env: { HOME: tempDir() },
+    });
     first.kill('SIGTERM');
     await first;
     expect(second.exitCode).toBe(2);

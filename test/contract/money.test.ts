@@ -72,26 +72,33 @@ describe('properties', () => {
 
   it('v1 "12.50" and v2 "1250" always describe the same money', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 99 }), (whole, fraction) => {
-        const decimal = `${whole}.${String(fraction).padStart(2, '0')}`;
-        return formatCents(parseAmount(decimal)) === `${whole * 100n + BigInt(fraction)}`;
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 99 }),
+        (whole, fraction) => {
+          const decimal = `${whole}.${String(fraction).padStart(2, '0')}`;
+          return formatCents(parseAmount(decimal)) === `${whole * 100n + BigInt(fraction)}`;
+        },
+      ),
     );
   });
 
   it('accepts exactly the strings of digits with at most one point and 1–2 decimals', () => {
     const valid = /^[0-9]+(\.[0-9]{1,2})?$/;
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('0', '1', '9', '.', ',', '-', 'e', ' ', '٣', 'x') }), (text) => {
-        let accepted = true;
-        try {
-          parseAmount(text);
-        } catch (error) {
-          if (!(error instanceof AmountError)) throw error;
-          accepted = false;
-        }
-        return accepted === valid.test(text);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('0', '1', '9', '.', ',', '-', 'e', ' ', '٣', 'x') }),
+        (text) => {
+          let accepted = true;
+          try {
+            parseAmount(text);
+          } catch (error) {
+            if (!(error instanceof AmountError)) throw error;
+            accepted = false;
+          }
+          return accepted === valid.test(text);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -103,7 +110,11 @@ describe('properties', () => {
           parseAmount(text);
           return true;
         } catch (error) {
-          return error instanceof AmountError && error.rule.length > 5 && error.message.includes(JSON.stringify(text));
+          return (
+            error instanceof AmountError &&
+            error.rule.length > 5 &&
+            error.message.includes(JSON.stringify(text))
+          );
         }
       }),
     );

@@ -16,32 +16,65 @@ const draft = { amountCents: 1250n, description: 'Tea', successUrl: 'https://s/o
 
 describe('token request', () => {
   it('names the user field per version', () => {
-    expect(tokenRequestBody('v1', credentials)).toEqual({ user_name: 'shop', client_id: 'cid', client_secret_id: 'sec', grant_type: 'client_credentials' });
-    expect(tokenRequestBody('v2', credentials)).toEqual({ username: 'shop', client_id: 'cid', client_secret_id: 'sec', grant_type: 'client_credentials' });
+    expect(tokenRequestBody('v1', credentials)).toEqual({
+      user_name: 'shop',
+      client_id: 'cid',
+      client_secret_id: 'sec',
+      grant_type: 'client_credentials',
+    });
+    expect(tokenRequestBody('v2', credentials)).toEqual({
+      username: 'shop',
+      client_id: 'cid',
+      client_secret_id: 'sec',
+      grant_type: 'client_credentials',
+    });
   });
 
   it("treats the other version's user field as missing", () => {
     expect(readTokenRequest('v2', tokenRequestBody('v1', credentials))).toBeUndefined();
     expect(readTokenRequest('v1', tokenRequestBody('v2', credentials))).toBeUndefined();
-    expect(readTokenRequest('v2', { ...tokenRequestBody('v2', credentials), client_id: '  ' })).toBeUndefined();
+    expect(
+      readTokenRequest('v2', { ...tokenRequestBody('v2', credentials), client_id: '  ' }),
+    ).toBeUndefined();
     expect(readTokenRequest('v2', tokenRequestBody('v2', credentials))).toMatchObject(credentials);
   });
 });
 
 describe('order request', () => {
   it('v1 sends a decimal and userName, v2 cents and never userName', () => {
-    expect(orderRequestBody('v1', draft, 'shop')).toEqual({ amount: '12.50', description: 'Tea', userName: 'shop', callback_success: 'https://s/ok', callback_fail: 'https://s/ko' });
+    expect(orderRequestBody('v1', draft, 'shop')).toEqual({
+      amount: '12.50',
+      description: 'Tea',
+      userName: 'shop',
+      callback_success: 'https://s/ok',
+      callback_fail: 'https://s/ko',
+    });
     const v2 = orderRequestBody('v2', { ...draft, externalReference: 'INV-1' }, 'shop');
-    expect(v2).toEqual({ amount: '1250', description: 'Tea', callback_success: 'https://s/ok', callback_fail: 'https://s/ko', external_reference: 'INV-1' });
+    expect(v2).toEqual({
+      amount: '1250',
+      description: 'Tea',
+      callback_success: 'https://s/ok',
+      callback_fail: 'https://s/ko',
+      external_reference: 'INV-1',
+    });
     expect(v2).not.toHaveProperty('userName');
   });
 
   it('reads what it writes, and spots a bad amount or a missing field', () => {
     expect(readOrderRequest('v2', orderRequestBody('v2', draft))).toEqual({ draft });
-    expect(readOrderRequest('v1', orderRequestBody('v1', draft, 'shop'))).toEqual({ draft, userName: 'shop' });
-    expect(readOrderRequest('v2', { ...orderRequestBody('v2', draft), amount: '12.50' })).toEqual({ problem: 'amount' });
-    expect(readOrderRequest('v1', { ...orderRequestBody('v1', draft, 'x'), amount: '1,50' })).toEqual({ problem: 'amount' });
-    expect(readOrderRequest('v1', { ...orderRequestBody('v1', draft, 'x'), amount: 12.5 })).toEqual({ problem: 'amount' });
+    expect(readOrderRequest('v1', orderRequestBody('v1', draft, 'shop'))).toEqual({
+      draft,
+      userName: 'shop',
+    });
+    expect(readOrderRequest('v2', { ...orderRequestBody('v2', draft), amount: '12.50' })).toEqual({
+      problem: 'amount',
+    });
+    expect(readOrderRequest('v1', { ...orderRequestBody('v1', draft, 'x'), amount: '1,50' })).toEqual({
+      problem: 'amount',
+    });
+    expect(readOrderRequest('v1', { ...orderRequestBody('v1', draft, 'x'), amount: 12.5 })).toEqual({
+      problem: 'amount',
+    });
     const { description: _, ...missing } = orderRequestBody('v2', draft);
     expect(readOrderRequest('v2', missing)).toEqual({ problem: 'missing' });
   });
@@ -73,14 +106,25 @@ describe('order shape', () => {
   });
 
   it('v2 and v1 give the same keys', () => {
-    const v2 = readOrder('v2', parseJsonExact(JSON.stringify(orderResponseBody({ ...stored, version: 'v2', externalReference: 'R' }))));
+    const v2 = readOrder(
+      'v2',
+      parseJsonExact(JSON.stringify(orderResponseBody({ ...stored, version: 'v2', externalReference: 'R' }))),
+    );
     const v1 = readOrder('v1', parseJsonExact(JSON.stringify(orderResponseBody(stored))));
     expect(Object.keys(v2!).sort()).toEqual(Object.keys(v1!).sort());
-    expect(v2).toMatchObject({ amount: '92233720368547758.07', amount_cents: '9223372036854775807', currency: null, external_reference: 'R' });
+    expect(v2).toMatchObject({
+      amount: '92233720368547758.07',
+      amount_cents: '9223372036854775807',
+      currency: null,
+      external_reference: 'R',
+    });
   });
 
   it("reads the reference sample's links.checkout on v1", () => {
-    const body = { ...JSON.parse(JSON.stringify(orderResponseBody(stored))), links: { checkout: 'http://c' } };
+    const body = {
+      ...JSON.parse(JSON.stringify(orderResponseBody(stored))),
+      links: { checkout: 'http://c' },
+    };
     expect(readOrder('v1', body)?.links.checkout).toBe('http://c');
   });
 });
@@ -88,13 +132,19 @@ describe('order shape', () => {
 describe('catalog', () => {
   it('has every row of spec §7 with its exact text', () => {
     expect(CATALOG).toHaveLength(13);
-    expect(errorBody(CATALOG.find((e) => e.id === '3006')!)).toEqual({ code: '3006', description: 'Error authenticating user. Invalid credentials' });
-    expect(errorBody(CATALOG.find((e) => e.id === 'token-500')!)).toEqual({ description: 'Something bad happened. Please try again.' });
+    expect(errorBody(CATALOG.find((e) => e.id === '3006')!)).toEqual({
+      code: '3006',
+      description: 'Error authenticating user. Invalid credentials',
+    });
+    expect(errorBody(CATALOG.find((e) => e.id === 'token-500')!)).toEqual({
+      description: 'Something bad happened. Please try again.',
+    });
     expect(errorBody(CATALOG.find((e) => e.id === 'unauthorized')!)).toEqual({ message: 'Unauthorized' });
   });
 
   it('matches answers by code, and the code-less ones by status and text', () => {
-    for (const entry of CATALOG) expect(matchCatalog(entry.endpoint, entry.status, errorBody(entry))?.id).toBe(entry.id);
+    for (const entry of CATALOG)
+      expect(matchCatalog(entry.endpoint, entry.status, errorBody(entry))?.id).toBe(entry.id);
     expect(matchCatalog('order', 403, { message: 'nope' })).toBeUndefined();
   });
 });

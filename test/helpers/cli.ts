@@ -54,7 +54,11 @@ export function cliFor(base: { configDir: string; url?: string }) {
       stripFinalNewline: false,
     };
     const child = await execa(process.execPath, [BIN, ...args], execaOptions);
-    const result = { exitCode: child.exitCode ?? -1, stdout: String(child.stdout), stderr: String(child.stderr) };
+    const result = {
+      exitCode: child.exitCode ?? -1,
+      stdout: String(child.stdout),
+      stderr: String(child.stderr),
+    };
     expectNoLeak(result, options.printsToken);
     return result;
   };
@@ -63,7 +67,8 @@ export function cliFor(base: { configDir: string; url?: string }) {
 export function expectNoLeak(result: Result, printsToken = false): void {
   for (const stream of ['stdout', 'stderr'] as const) {
     expect(result[stream], `${stream} leaks the secret`).not.toContain(SECRET);
-    if (!(printsToken && stream === 'stdout')) expect(result[stream], `${stream} leaks a token`).not.toMatch(JWT);
+    if (!(printsToken && stream === 'stdout'))
+      expect(result[stream], `${stream} leaks a token`).not.toMatch(JWT);
     expect(result[stream], `${stream} shows a stack trace`).not.toMatch(/\n\s+at .+:\d+:\d+/);
   }
 }

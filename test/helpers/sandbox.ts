@@ -11,7 +11,13 @@ export interface Reply {
   headers: Headers;
 }
 
-export async function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Reply> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<Reply> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
@@ -47,11 +53,20 @@ export function useSandbox(options: SandboxOptions = {}) {
   return handle;
 }
 
-export const TEST_CREDENTIALS = { username: 'sandbox-merchant', client_id: 'sandbox-client', client_secret_id: 'sandbox-secret' };
+export const TEST_CREDENTIALS = {
+  username: 'sandbox-merchant',
+  client_id: 'sandbox-client',
+  client_secret_id: 'sandbox-secret',
+};
 
 export function tokenBody(version: 'v1' | 'v2', overrides: Record<string, unknown> = {}) {
   const { username, ...rest } = TEST_CREDENTIALS;
-  return { ...(version === 'v1' ? { user_name: username } : { username }), ...rest, grant_type: 'client_credentials', ...overrides };
+  return {
+    ...(version === 'v1' ? { user_name: username } : { username }),
+    ...rest,
+    grant_type: 'client_credentials',
+    ...overrides,
+  };
 }
 
 export const PREFIX = { v1: '/1', v2: '/v2/api' } as const;
@@ -62,8 +77,17 @@ export async function tokenFor(base: string, version: 'v1' | 'v2' = 'v2'): Promi
 }
 
 export function orderBody(version: 'v1' | 'v2', overrides: Record<string, unknown> = {}) {
-  const base = { description: 'Tea', callback_success: 'https://shop.example/ok', callback_fail: 'https://shop.example/ko' };
+  const base = {
+    description: 'Tea',
+    callback_success: 'https://shop.example/ok',
+    callback_fail: 'https://shop.example/ko',
+  };
   return version === 'v1'
     ? { amount: '12.50', userName: TEST_CREDENTIALS.username, ...base, ...overrides }
     : { amount: '1250', ...base, ...overrides };
+}
+
+/** The sandbox's journal entries for a route (token, checkout, lookup). */
+export async function journal(base: string, route?: string): Promise<any[]> {
+  return (await call(base, 'GET', `/_sandbox/journal${route ? `?route=${route}` : ''}`)).body.entries;
 }

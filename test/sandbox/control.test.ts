@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,10 +38,17 @@ describe('clock and token ttl', () => {
   it('--token-ttl sets the lifetime', async () => {
     const short = await startSandbox({ port: 0, tokenTtlSeconds: 60 });
     try {
-      const reply = await call(short.url, 'POST', '/v2/api/auth/token', { username: 'sandbox-merchant', client_id: 'sandbox-client', client_secret_id: 'sandbox-secret', grant_type: 'client_credentials' });
+      const reply = await call(short.url, 'POST', '/v2/api/auth/token', {
+        username: 'sandbox-merchant',
+        client_id: 'sandbox-client',
+        client_secret_id: 'sandbox-secret',
+        grant_type: 'client_credentials',
+      });
       expect(reply.body.expires_in).toBe(60);
       await call(short.url, 'POST', '/_sandbox/clock', { advance: 61 });
-      expect((await call(short.url, 'GET', '/v2/api/orders/x', undefined, reply.body.access_token)).status).toBe(403);
+      expect(
+        (await call(short.url, 'GET', '/v2/api/orders/x', undefined, reply.body.access_token)).status,
+      ).toBe(403);
     } finally {
       await short.close();
     }
@@ -57,10 +64,18 @@ describe('order status', () => {
     const token = await tokenFor(sb.url);
     const v1 = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
     const v2 = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
-    expect((await call(sb.url, 'POST', `/_sandbox/orders/${v1.uuid}/status`, { status: 'REFUNDED' })).status).toBe(409);
-    expect((await call(sb.url, 'POST', `/_sandbox/orders/${v2.uuid}/status`, { status: 'REFUNDED' })).body.status).toBe('REFUNDED');
-    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2.uuid}`, undefined, token)).body.status).toBe('REFUNDED');
-    expect((await call(sb.url, 'POST', `/_sandbox/orders/${v2.uuid}/status`, { status: 'refunded!' })).status).toBe(400);
+    expect(
+      (await call(sb.url, 'POST', `/_sandbox/orders/${v1.uuid}/status`, { status: 'REFUNDED' })).status,
+    ).toBe(409);
+    expect(
+      (await call(sb.url, 'POST', `/_sandbox/orders/${v2.uuid}/status`, { status: 'REFUNDED' })).body.status,
+    ).toBe('REFUNDED');
+    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2.uuid}`, undefined, token)).body.status).toBe(
+      'REFUNDED',
+    );
+    expect(
+      (await call(sb.url, 'POST', `/_sandbox/orders/${v2.uuid}/status`, { status: 'refunded!' })).status,
+    ).toBe(400);
     expect((await call(sb.url, 'POST', '/_sandbox/orders/nope/status', { status: 'PAID' })).status).toBe(404);
   });
 });
@@ -86,7 +101,15 @@ describe('payment page and notifications', () => {
     await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
     const token = await tokenFor(sb.url, 'v1');
-    const order = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1', { notification_url: `http://127.0.0.1:${port}/hook` }), token)).body;
+    const order = (
+      await call(
+        sb.url,
+        'POST',
+        '/1/checkout',
+        orderBody('v1', { notification_url: `http://127.0.0.1:${port}/hook` }),
+        token,
+      )
+    ).body;
 
     const page = await call(sb.url, 'GET', new URL(order.links.checkoutLink).pathname);
     expect(page.headers.get('content-type')).toContain('text/html');
@@ -110,24 +133,34 @@ describe('payment page and notifications', () => {
     const order = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
     const fail = await call(sb.url, 'POST', `/pay/${order.uuid}/fail`);
     expect(fail.headers.get('location')).toBe('https://shop.example/ko');
-    expect((await call(sb.url, 'GET', `/v2/api/orders/${order.uuid}`, undefined, token)).body.status).toBe('FAILED');
+    expect((await call(sb.url, 'GET', `/v2/api/orders/${order.uuid}`, undefined, token)).body.status).toBe(
+      'FAILED',
+    );
     expect((await call(sb.url, 'GET', '/pay/unknown')).status).toBe(404);
   });
 });
 
 describe('forced errors and faults', () => {
-  it.each(['1001', '1003', '1004', '1002', 'unauthorized', 'expired', '999'])('forces %s on the next checkout only', async (id) => {
-    const token = await tokenFor(sb.url);
-    await call(sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id });
-    const forced = await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token);
-    expect(forced.status).toBeGreaterThanOrEqual(400);
-    expect(forced.body.message).toBeTruthy();
-    expect((await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).status).toBe(200);
-  });
+  it.each(['1001', '1003', '1004', '1002', 'unauthorized', 'expired', '999'])(
+    'forces %s on the next checkout only',
+    async (id) => {
+      const token = await tokenFor(sb.url);
+      await call(sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id });
+      const forced = await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token);
+      expect(forced.status).toBeGreaterThanOrEqual(400);
+      expect(forced.body.message).toBeTruthy();
+      expect((await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).status).toBe(200);
+    },
+  );
 
   it.each(['3001', '3002', '3003', '3005', '3006'])('forces token error %s', async (id) => {
     await call(sb.url, 'POST', '/_sandbox/force', { route: 'token', error: id });
-    const reply = await call(sb.url, 'POST', '/v2/api/auth/token', { username: 'sandbox-merchant', client_id: 'sandbox-client', client_secret_id: 'sandbox-secret', grant_type: 'client_credentials' });
+    const reply = await call(sb.url, 'POST', '/v2/api/auth/token', {
+      username: 'sandbox-merchant',
+      client_id: 'sandbox-client',
+      client_secret_id: 'sandbox-secret',
+      grant_type: 'client_credentials',
+    });
     expect(reply.body.code).toBe(id);
   });
 
@@ -160,7 +193,12 @@ describe('forced errors and faults', () => {
     await expect(call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).rejects.toThrow();
     await call(sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang' });
     await expect(
-      fetch(`${sb.url}/v2/api/checkout`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(orderBody('v2')), signal: AbortSignal.timeout(300) }),
+      fetch(`${sb.url}/v2/api/checkout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify(orderBody('v2')),
+        signal: AbortSignal.timeout(300),
+      }),
     ).rejects.toThrow();
     expect((await call(sb.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(2);
   });
@@ -197,7 +235,9 @@ describe('--state', () => {
     const file = join(dir, 'state.json');
     const first = await startSandbox({ port: 0, stateFile: file });
     const token = await tokenFor(first.url);
-    const order = (await call(first.url, 'POST', '/1/checkout', orderBody('v1', { amount: '92233720368547758.07' }), token)).body;
+    const order = (
+      await call(first.url, 'POST', '/1/checkout', orderBody('v1', { amount: '92233720368547758.07' }), token)
+    ).body;
     await first.close();
 
     const second = await startSandbox({ port: 0, stateFile: file });

@@ -15,21 +15,62 @@ describe.each(['v1', 'v2'] as const)('token endpoint %s (spec §7.1)', (version)
     const reply = await call(sb.url, 'POST', path, tokenBody(version));
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ expires_in: 86400, token_type: 'Bearer' });
-    const [header, payload] = reply.body.access_token.split('.').slice(0, 2).map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = reply.body.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
     expect(payload.exp - payload.iat).toBe(86400);
     expect(payload.sub).toBe('sandbox-merchant');
   });
 
-  const otherUserField = version === 'v1' ? { user_name: undefined, username: 'sandbox-merchant' } : { username: undefined, user_name: 'sandbox-merchant' };
+  const otherUserField =
+    version === 'v1'
+      ? { user_name: undefined, username: 'sandbox-merchant' }
+      : { username: undefined, user_name: 'sandbox-merchant' };
   it.each([
-    ['missing client_id', { client_id: undefined }, 400, { code: '3001', description: 'One or more required fields are empty' }],
-    ['empty secret', { client_secret_id: '' }, 400, { code: '3001', description: 'One or more required fields are empty' }],
-    ["the other version's user field", otherUserField, 400, { code: '3001', description: 'One or more required fields are empty' }],
-    ['unsupported grant', { grant_type: 'password' }, 400, { code: '3002', description: 'Unsupported grant type' }],
-    ['unknown user', { [version === 'v1' ? 'user_name' : 'username']: 'nobody' }, 401, { code: '3003', description: 'User account not found' }],
-    ['unknown client id', { client_id: 'nope' }, 401, { code: '3005', description: 'The provided client id does not correspond to any active user' }],
-    ['wrong secret', { client_secret_id: 'wrong' }, 401, { code: '3006', description: 'Error authenticating user. Invalid credentials' }],
+    [
+      'missing client_id',
+      { client_id: undefined },
+      400,
+      { code: '3001', description: 'One or more required fields are empty' },
+    ],
+    [
+      'empty secret',
+      { client_secret_id: '' },
+      400,
+      { code: '3001', description: 'One or more required fields are empty' },
+    ],
+    [
+      "the other version's user field",
+      otherUserField,
+      400,
+      { code: '3001', description: 'One or more required fields are empty' },
+    ],
+    [
+      'unsupported grant',
+      { grant_type: 'password' },
+      400,
+      { code: '3002', description: 'Unsupported grant type' },
+    ],
+    [
+      'unknown user',
+      { [version === 'v1' ? 'user_name' : 'username']: 'nobody' },
+      401,
+      { code: '3003', description: 'User account not found' },
+    ],
+    [
+      'unknown client id',
+      { client_id: 'nope' },
+      401,
+      { code: '3005', description: 'The provided client id does not correspond to any active user' },
+    ],
+    [
+      'wrong secret',
+      { client_secret_id: 'wrong' },
+      401,
+      { code: '3006', description: 'Error authenticating user. Invalid credentials' },
+    ],
   ])('%s → exact status and body', async (_, overrides, status, body) => {
     const reply = await call(sb.url, 'POST', path, tokenBody(version, overrides));
     expect(reply.status).toBe(status);
@@ -55,9 +96,19 @@ describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
 
   it('creates a PENDING order with the version-specific fields', async () => {
     const token = await tokenFor(sb.url, version);
-    const reply = await call(sb.url, 'POST', path, orderBody(version, version === 'v2' ? { external_reference: 'INV-7' } : {}), token);
+    const reply = await call(
+      sb.url,
+      'POST',
+      path,
+      orderBody(version, version === 'v2' ? { external_reference: 'INV-7' } : {}),
+      token,
+    );
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ type: 'Order', status: 'PENDING', links: { success: 'https://shop.example/ok', failed: 'https://shop.example/ko' } });
+    expect(reply.body).toMatchObject({
+      type: 'Order',
+      status: 'PENDING',
+      links: { success: 'https://shop.example/ok', failed: 'https://shop.example/ko' },
+    });
     if (version === 'v1') {
       expect(reply.text).toContain('"amount":12.50');
       expect(reply.body).toHaveProperty('orderNumber');
@@ -69,7 +120,8 @@ describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
       expect(reply.body.amount).toBe('1250');
       expect(reply.body.external_reference).toBe('INV-7');
       expect(reply.body.links.checkout_link).toBe(`${sb.url}/pay/${reply.body.uuid}`);
-      for (const gone of ['orderNumber', 'currency', 'refNumber']) expect(reply.body).not.toHaveProperty(gone);
+      for (const gone of ['orderNumber', 'currency', 'refNumber'])
+        expect(reply.body).not.toHaveProperty(gone);
     }
   });
 
@@ -86,17 +138,31 @@ describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
     await call(sb.url, 'POST', '/_sandbox/clock', { advance: 86_401 });
     const reply = await call(sb.url, 'POST', path, orderBody(version), token);
     expect(reply.status).toBe(403);
-    expect(reply.body).toEqual({ message: 'User is not authorized to access this resource with an explicit deny' });
+    expect(reply.body).toEqual({
+      message: 'User is not authorized to access this resource with an explicit deny',
+    });
   });
 
   it('1001 for a missing field, 1003 for a bad amount', async () => {
     const token = await tokenFor(sb.url, version);
     const missing = await call(sb.url, 'POST', path, orderBody(version, { callback_fail: undefined }), token);
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ code: '1001', message: 'Invalid request error. One or more mandatory fields are missing.' });
-    const bad = await call(sb.url, 'POST', path, orderBody(version, { amount: version === 'v1' ? '12,50' : '12.50' }), token);
+    expect(missing.body).toEqual({
+      code: '1001',
+      message: 'Invalid request error. One or more mandatory fields are missing.',
+    });
+    const bad = await call(
+      sb.url,
+      'POST',
+      path,
+      orderBody(version, { amount: version === 'v1' ? '12,50' : '12.50' }),
+      token,
+    );
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ code: '1003', message: 'Invalid amount format. Amount must have only numbers and a single point.' });
+    expect(bad.body).toEqual({
+      code: '1003',
+      message: 'Invalid amount format. Amount must have only numbers and a single point.',
+    });
     const malformed = await call(sb.url, 'POST', path, '{oops', token);
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('1001');
@@ -116,10 +182,22 @@ describe('v1 userName (1004, 1002)', () => {
     const token = await tokenFor(sb.url, 'v1');
     const unknown = await call(sb.url, 'POST', '/1/checkout', orderBody('v1', { userName: 'ghost' }), token);
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ code: '1004', message: 'Invalid username. Cannot find a valid user for the provided value.' });
-    const other = await call(sb.url, 'POST', '/1/checkout', orderBody('v1', { userName: 'other-shop' }), token);
+    expect(unknown.body).toEqual({
+      code: '1004',
+      message: 'Invalid username. Cannot find a valid user for the provided value.',
+    });
+    const other = await call(
+      sb.url,
+      'POST',
+      '/1/checkout',
+      orderBody('v1', { userName: 'other-shop' }),
+      token,
+    );
     expect(other.status).toBe(403);
-    expect(other.body).toEqual({ code: '1002', message: 'Invalid credentials. The corresponding username does not match with these credentials.' });
+    expect(other.body).toEqual({
+      code: '1002',
+      message: 'Invalid credentials. The corresponding username does not match with these credentials.',
+    });
   });
 });
 
@@ -131,7 +209,10 @@ describe('lookup', () => {
     for (const key of [created.uuid, shortId]) {
       const reply = await call(sb.url, 'GET', `/1/order/${key}`, undefined, token);
       expect(reply.status).toBe(200);
-      expect(reply.body).toMatchObject({ uuid: created.uuid, links: { checkoutLink: created.links.checkoutLink } });
+      expect(reply.body).toMatchObject({
+        uuid: created.uuid,
+        links: { checkoutLink: created.links.checkoutLink },
+      });
     }
     const v2 = await call(sb.url, 'GET', `/v2/api/orders/${created.uuid}`, undefined, token);
     expect(v2.body).toMatchObject({ uuid: created.uuid, amount: '1250' });
@@ -141,7 +222,14 @@ describe('lookup', () => {
   it('orders belong to the account that created them', async () => {
     const mine = await tokenFor(sb.url);
     const created = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), mine)).body;
-    const theirs = (await call(sb.url, 'POST', '/v2/api/auth/token', { username: 'other-shop', client_id: 'other-client', client_secret_id: 'other-secret', grant_type: 'client_credentials' })).body.access_token;
+    const theirs = (
+      await call(sb.url, 'POST', '/v2/api/auth/token', {
+        username: 'other-shop',
+        client_id: 'other-client',
+        client_secret_id: 'other-secret',
+        grant_type: 'client_credentials',
+      })
+    ).body.access_token;
     const reply = await call(sb.url, 'GET', `/v2/api/orders/${created.uuid}`, undefined, theirs);
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ message: 'Order not found' });

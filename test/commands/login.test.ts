@@ -1,0 +1,264 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, expectNoLeak, SECRET, SHOP } from '../helpers/cli.js';
+import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { call, journal } from '../helpers/sandbox.js';
+
+const e2e = useE2E();
+const store = () => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
+const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+describe('payorder login', () => {
+  it('by environment variables on v2: one token request, credentials and token stored privately', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox'], { env: SHOP_ENV });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`Logged in to sandbox (v2) as ${SHOP.username}`);
+    expect(result.stdout).toBe('');
+    const tokens = await journal(e2e.sb.url, 'token');
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0].body).toEqual({
+      username: SHOP.username,
+      client_id: SHOP.clientId,
+      client_secret_id: '***',
+      grant_type: 'client_credentials',
+    });
+    expect(store().environments.sandbox.credentials).toEqual(SHOP);
+    expect(store().environments.sandbox.tokens.v2.accessToken).toMatch(/^eyJ/);
+    expect(mode(join(e2e.dir, 'config.json'))).toBe('600');
+    expect(mode(e2e.dir)).toBe('700');
+  });
+
+  it('by flags and the secret on stdin, on v1 (user_name)', async () => {
+    const result = await e2e.run(loginArgs('sandbox', '--api', 'v1'), { input: `${SECRET}\n` });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(
+      /API v1 is deprecated and is switched off on 2026-12-31 \(\d+ days? left\)/,
+    );
+    const [token] = await journal(e2e.sb.url, 'token');
+    expect(token.path).toBe('/1/auth/token');
+    expect(token.body.user_name).toBe(SHOP.username);
+    expect(store().environments.sandbox.api).toBe('v1');
+  });
+
+  it('by a secret file', async () => {
+    const file = join(e2e.dir, 'secret.txt');
+    writeFileSync(file, `${SECRET}\n`);
+    const result = await e2e.run([
+      'login',
+      '--env',
+      'sandbox',
+      '--username',
+      SHOP.username,
+      '--client-id',
+      SHOP.clientId,
+      '--client-secret-file',
+      file,
+    ]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('with nothing given on the sandbox uses the documented test account', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox', '--no-input']);
+    expect(result.exitCode).toBe(0);
+    expect(store().environments.sandbox.credentials.username).toBe('sandbox-merchant');
+  });
+
+  it('by prompt on a terminal (pseudo-TTY), the secret hidden', async () => {
+    const env = {
+      PATH: process.env.PATH,
+      HOME: e2e.dir,
+      PAYORDER_CONFIG_DIR: e2e.dir,
+      PAYORDER_AUTH_URL: e2e.sb.url,
+      PAYORDER_CHECKOUT_URL: e2e.sb.url,
+      TERM: 'dumb',
+    };
+    const child = execa(
+      'script',
+      ['-qefc', `"${process.execPath}" "${BIN}" login --env stage --api v2`, '/dev/null'],
+      { env, extendEnv: false, reject: false, timeout: 20_000 },
+    );
+    let screen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+    });
+    const waitFor = (text: string) =>
+      expect.poll(() => screen.includes(text), { timeout: 10_000, interval: 20 }).toBe(true);
+    await waitFor('Username for stage');
+    child.stdin!.write(`${SHOP.username}\r`);
+    await waitFor('Client id');
+    child.stdin!.write(`${SHOP.clientId}\r`);
+    await waitFor('Client secret id');
+    child.stdin!.write(`${SECRET}\r`);
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(screen).toContain('Client secret id: *');
+    expect(screen + result.stdout).not.toContain(SECRET);
+    expect(store().environments.stage.credentials).toEqual(SHOP);
+  });
+
+  it('--no-input without a secret fails naming what is missing, and sends nothing', async () => {
+    const result = await e2e.run([
+      'login',
+      '--env',
+      'stage',
+      '--username',
+      'u',
+      '--client-id',
+      'c',
+      '--no-input',
+    ]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      'missing --client-secret-stdin, --client-secret-file or PAYORDER_CLIENT_SECRET_ID',
+    );
+    expect(await journal(e2e.sb.url)).toHaveLength(0);
+  });
+
+  it('the secret is never a flag value', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox', '--client-secret', 'x']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown option '--client-secret'");
+  });
+
+  it.each([
+    ['3003', { PAYORDER_USERNAME: 'nobody' }, `no user account "nobody" on sandbox (3003)`],
+    [
+      '3005',
+      { PAYORDER_CLIENT_ID: 'wrong-client' },
+      'no active client with client id "wrong-client" on sandbox (3005)',
+    ],
+    [
+      '3006',
+      { PAYORDER_CLIENT_SECRET_ID: 'wrong-secret' },
+      `the secret does not match client id "${SHOP.clientId}" on sandbox (3006)`,
+    ],
+  ])('%s: one actionable line, exit 4, nothing stored', async (_, override, message) => {
+    const result = await e2e.run(['login', '--env', 'sandbox'], { env: { ...SHOP_ENV, ...override } });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`error: ${message}`);
+    expect(result.stderr).toContain('hint: ');
+    expect(result.stderr).not.toContain('wrong-secret');
+    expect(() => store()).toThrow();
+  });
+
+  it.each([
+    ['3001', 4, 'says a required field is empty (3001)'],
+    ['3002', 4, 'does not support the client_credentials grant (3002)'],
+    [
+      'token-500',
+      1,
+      'the token service on sandbox failed (500: Something bad happened. Please try again.); nothing was stored',
+    ],
+  ])('forced %s → exit %i', async (id, exit, message) => {
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'token', error: id });
+    const result = await e2e.run(['login', '--env', 'sandbox'], { env: SHOP_ENV });
+    expect(result.exitCode).toBe(exit);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('--json makes errors JSON on stderr', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox', '--json'], {
+      env: { ...SHOP_ENV, PAYORDER_CLIENT_SECRET_ID: 'nope' },
+    });
+    expect(result.exitCode).toBe(4);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: expect.objectContaining({ kind: 'auth', code: '3006', status: 401, exit_code: 4 }),
+    });
+  });
+
+  it('--debug traces the exchange with the secret and token masked', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox', '--debug'], { env: SHOP_ENV });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}/v2/api/auth/token`);
+    expect(result.stderr).toContain('"client_secret_id":"***"');
+    expect(result.stderr).toContain('"access_token":"***"');
+    expect(result.stderr).toContain('[debug] ← 200');
+  });
+
+  it('an unreachable service is exit 5 naming the address', async () => {
+    const result = await e2e.run(['login', '--env', 'sandbox'], {
+      env: { ...SHOP_ENV, PAYORDER_AUTH_URL: 'http://127.0.0.1:9' },
+    });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('cannot reach http://127.0.0.1:9');
+  });
+
+  it('stage needs its addresses: the error names the key and the command that sets it', async () => {
+    const run = (await import('../helpers/cli.js')).cliFor({ configDir: e2e.dir });
+    const result = await run(['login', '--env', 'test'], { env: SHOP_ENV });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no auth address is configured for stage v2');
+    expect(result.stderr).toContain('payorder config set stage.v2.auth-url');
+    const stored = await run(
+      ['login', '--env', 'stage', '--auth-url', e2e.sb.url, '--checkout-url', e2e.sb.url],
+      { env: SHOP_ENV },
+    );
+    expect(stored.exitCode).toBe(0);
+    expect(store().environments.stage.addresses.v2).toEqual({ auth: e2e.sb.url, checkout: e2e.sb.url });
+  });
+});
+
+describe('the store', () => {
+  it('a corrupt file is named and never replaced', async () => {
+    writeFileSync(join(e2e.dir, 'config.json'), '{"environments": {');
+    for (const args of [['status'], ['login', '--env', 'sandbox']]) {
+      const result = await e2e.run(args, { env: SHOP_ENV });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`the payorder store ${join(e2e.dir, 'config.json')} cannot be read`);
+      expect(readFileSync(join(e2e.dir, 'config.json'), 'utf8')).toBe('{"environments": {');
+    }
+  });
+
+  it('is 0600 in a 0700 folder even under umask 000', async () => {
+    const dir = join(e2e.dir, 'nested');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: e2e.dir,
+      PAYORDER_CONFIG_DIR: dir,
+      PAYORDER_AUTH_URL: e2e.sb.url,
+      PAYORDER_CHECKOUT_URL: e2e.sb.url,
+      ...SHOP_ENV,
+    };
+    const result = await execa(
+      'sh',
+      ['-c', `umask 000; exec "${process.execPath}" "${BIN}" login --env sandbox`],
+      { env, extendEnv: false, reject: false },
+    );
+    expectNoLeak({
+      exitCode: result.exitCode ?? -1,
+      stdout: String(result.stdout),
+      stderr: String(result.stderr),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(mode(join(dir, 'config.json'))).toBe('600');
+    expect(mode(dir)).toBe('700');
+  });
+});
+
+describe('the v1 sunset, by the clock', () => {
+  it('counts the days left and refuses v1 from 2027-01-01 without sending anything', async () => {
+    const before = await e2e.run(loginArgs('sandbox', '--api', 'v1'), {
+      input: SECRET,
+      env: { PAYORDER_NOW: '2026-12-01T09:00:00Z' },
+    });
+    expect(before.stderr).toContain('switched off on 2026-12-31 (30 days left)');
+    const last = await e2e.run(['status', '--env', 'sandbox', '--api', 'v1'].slice(0, 3), {
+      env: { PAYORDER_NOW: '2026-12-31T09:00:00Z' },
+    });
+    expect(last.exitCode).toBe(0);
+    const lastDay = await e2e.run(['token', '--env', 'sandbox', '--api', 'v1'], {
+      env: { PAYORDER_NOW: '2026-12-31T09:00:00Z' },
+      printsToken: true,
+    });
+    expect(lastDay.stderr).toContain('today is its last day');
+    const sent = (await journal(e2e.sb.url)).length;
+    const after = await e2e.run(['token', '--env', 'sandbox', '--api', 'v1'], {
+      env: { PAYORDER_NOW: '2027-01-01T00:00:00Z' },
+    });
+    expect(after.exitCode).toBe(2);
+    expect(after.stderr).toContain('error: API v1 was switched off on 2026-12-31; use --api v2');
+    expect(await journal(e2e.sb.url)).toHaveLength(sent);
+  });
+});
