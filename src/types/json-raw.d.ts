@@ -1,8 +1,4 @@
 // JSON.rawJSON ships in Node ≥ 21 (V8's JSON.parse source text access) but not yet in TypeScript's lib.
 interface JSON {
   rawJSON(text: string): unknown;
-  parse(
-    text: string,
-    reviver?: (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown,
-  ): unknown;
 }
