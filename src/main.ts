@@ -10,11 +10,13 @@ import { errorLine } from './output/messages.js';
 
 export async function main(argv: string[]): Promise<number> {
   const controller = new AbortController();
-  let interrupts = 0;
+  let firstInterrupt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
-    interrupts += 1;
-    // A second Ctrl-C means "now": stop without waiting for work in flight.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+    const now = performance.now();
+    // A second Ctrl-C means "now": stop without waiting for work in flight. A signal that comes
+    // right after the first is not a person pressing again: some dependencies re-raise it at once.
+    if (firstInterrupt > 0 && now - firstInterrupt > 250) process.exit(EXIT.interrupted);
+    if (firstInterrupt === 0) firstInterrupt = now;
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);

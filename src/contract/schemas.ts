@@ -338,3 +338,23 @@ export const ORDER_STATES = {
   paid: 'PAID',
   failed: 'FAILED',
 } as const;
+
+/** payorder's documented JSON shape of an order (README "JSON output"), for tests and for users' tooling. */
+export const orderOutputSchema = z.strictObject({
+  version: z.enum(['v1', 'v2']),
+  id: z.string(),
+  uuid: z.string(),
+  type: z.string(),
+  status: z.string(),
+  amount: z.string().regex(/^\d+\.\d{2}$/),
+  amount_cents: z.string().regex(/^\d+$/),
+  currency: z.string().nullable(),
+  order_number: z.string().nullable(),
+  ref_number: z.string().nullable(),
+  external_reference: z.string().nullable(),
+  links: z.strictObject({
+    checkout: z.string().nullable(),
+    success: z.string().nullable(),
+    failed: z.string().nullable(),
+  }),
+});
