@@ -15,6 +15,7 @@ export interface SandboxFlags {
   latency?: string;
   failRate?: string;
   state?: string;
+  journalLimit: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -33,6 +34,7 @@ export async function runSandbox(flags: SandboxFlags, ctx: Context): Promise<voi
   const port = whole(flags.port, '--port', 0, 65_535);
   const tokenTtlSeconds = whole(flags.tokenTtl, '--token-ttl', 1, 31_536_000);
   const latencyMs = flags.latency === undefined ? 0 : whole(flags.latency, '--latency', 0, 600_000);
+  const journalLimit = whole(flags.journalLimit, '--journal-limit', 1, 1_000_000);
   const failRate = flags.failRate === undefined ? 0 : Number(flags.failRate);
   if (!(failRate >= 0 && failRate <= 1))
     throw usageError('--fail-rate: must be a number from 0 to 1', { field: '--fail-rate' });
@@ -57,6 +59,7 @@ export async function runSandbox(flags: SandboxFlags, ctx: Context): Promise<voi
       latencyMs,
       failRate,
       stateFile: flags.state,
+      journalLimit,
       onRequest: log
         ? ({ method, path, status, ms }) => note(ctx, `${method} ${path} → ${status} (${ms.toFixed(1)} ms)`)
         : undefined,
@@ -128,6 +131,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--latency <ms>', 'delay every service answer')
     .option('--fail-rate <r>', 'fail this share (0–1) of service requests with the server error')
     .option('--state <file>', 'keep orders in this file across restarts')
+    .option('--journal-limit <n>', 'how many requests the journal keeps', '2000')
     .option('--json', 'print one JSON line with the address and accounts when ready, and no request log');
   withConventions(command);
   withExamples(command, [

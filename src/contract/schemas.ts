@@ -219,25 +219,31 @@ export interface Order {
   links: { checkout: string | null; success: string | null; failed: string | null };
 }
 
-/** Where the service keeps things for a new order, as the sandbox builds it. */
+/** What the service knows of an order, as the sandbox keeps it. */
 export interface StoredOrder {
-  version: ApiVersion;
-  id: string;
-  uuid: string;
-  status: string;
-  amountCents: bigint;
-  currency?: string;
-  orderNumber?: string;
-  refNumber?: string;
-  externalReference?: string;
-  checkoutUrl: string;
-  successUrl: string;
-  failUrl: string;
+  readonly version: ApiVersion;
+  readonly id: string;
+  readonly uuid: string;
+  readonly status: string;
+  readonly amountCents: bigint;
+  readonly currency?: string;
+  readonly orderNumber?: string;
+  readonly refNumber?: string;
+  readonly externalReference?: string;
+  readonly checkoutUrl: string;
+  readonly successUrl: string;
+  readonly failUrl: string;
 }
 
-/** The service's body for an order of the given version; v1's amount is a JSON number, exactly. */
-export function orderResponseBody(order: StoredOrder): Record<string, unknown> {
-  if (order.version === 'v1') {
+/**
+ * The service's body for an order, in the given version's shape (default: the version it was created
+ * on); v1's amount is a JSON number, written exactly.
+ */
+export function orderResponseBody(
+  order: StoredOrder,
+  version: ApiVersion = order.version,
+): Record<string, unknown> {
+  if (version === 'v1') {
     return {
       id: order.id,
       type: 'Order',

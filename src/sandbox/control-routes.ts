@@ -37,6 +37,11 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
     token_ttl: core.tokenTtlSeconds,
     now: core.now().toISOString(),
     orders: core.orders.size,
+    memory: {
+      rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
+      heap_used_mb: Math.round(process.memoryUsage().heapUsed / 1_048_576),
+      heap_total_mb: Math.round(process.memoryUsage().heapTotal / 1_048_576),
+    },
   }));
 
   app.get(`${CONTROL_PREFIX}/journal`, async (request) => {
@@ -49,9 +54,12 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
   });
 
   app.get(`${CONTROL_PREFIX}/orders`, async () => ({
-    orders: core.orders
-      .list()
-      .map((order) => ({ ...orderResponseBody(order), version: order.version, owner: order.owner })),
+    orders: core.orders.list().map((order) => ({
+      ...orderResponseBody(order),
+      version: order.version,
+      owner: order.owner,
+      description: order.description,
+    })),
   }));
 
   app.post(`${CONTROL_PREFIX}/orders/:uuid/status`, async (request, reply) => {

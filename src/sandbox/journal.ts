@@ -1,14 +1,28 @@
 /**
- * The request journal: what reached the sandbox, newest last, with secrets and tokens masked so it
- * can be shown, logged and asserted on safely. Bounded, so a long load test does not grow it forever.
+ * The request journal: what reached the sandbox, newest last, bounded so a long load test does not
+ * grow it forever. Entries are kept as they came and masked when read, so recording stays cheap on
+ * the hot path while nothing secret (client_secret_id, tokens) ever leaves through the control API.
  */
+import { maskAuthorization, maskBody } from '../contract/masking.js';
 
 export interface JournalEntry {
   seq: number;
   time: string;
   method: string;
   path: string;
-  /** The service route ("token", "checkout", "lookup", "pay") or undefined for other paths. */
+  /** The service route ("token", "checkout", "lookup"). */
+  route?: string;
+  version?: string;
+  status: number;
+  authorization?: string;
+  body?: unknown;
+}
+
+interface Recorded {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
   route?: string;
   version?: string;
   status: number;
@@ -17,22 +31,31 @@ export interface JournalEntry {
 }
 
 export class Journal {
-  #entries: JournalEntry[] = [];
+  #entries: Recorded[] = [];
   #seq = 0;
 
   constructor(private readonly limit: number) {}
 
-  record(entry: Omit<JournalEntry, 'seq'>): void {
+  record(entry: Omit<Recorded, 'seq'>): void {
     this.#entries.push({ seq: ++this.#seq, ...entry });
-    if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
+    // Trim in batches so a full journal does not shift its whole array on every request.
+    if (this.#entries.length > this.limit * 1.5 + 100)
+      this.#entries.splice(0, this.#entries.length - this.limit);
   }
 
   list(filter: { route?: string; version?: string } = {}): JournalEntry[] {
-    return this.#entries.filter(
-      (entry) =>
-        (!filter.route || entry.route === filter.route) &&
-        (!filter.version || entry.version === filter.version),
-    );
+    return this.#entries
+      .slice(-this.limit)
+      .filter(
+        (e) =>
+          (!filter.route || e.route === filter.route) && (!filter.version || e.version === filter.version),
+      )
+      .map(({ at, authorization, body, ...rest }) => ({
+        ...rest,
+        time: new Date(at).toISOString(),
+        ...(authorization === undefined ? {} : { authorization: maskAuthorization(authorization) }),
+        body: maskBody(body),
+      }));
   }
 
   clear(): void {

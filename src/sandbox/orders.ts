@@ -1,30 +1,103 @@
 /**
  * The sandbox's orders: who owns each, how to find it by uuid or short id, and, with `--state`,
  * a JSON file that keeps them across restarts (written atomically; a corrupt file is reported and
- * left untouched).
+ * left untouched). Orders are compact: what can be derived (id, links, ref number) is not stored,
+ * so 100,000 orders stay small.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { OrderDraft, StoredOrder } from '../contract/schemas.js';
 import { ORDER_STATES } from '../contract/schemas.js';
-import { type ApiVersion, PREFIX } from '../contract/versions.js';
+import { type ApiVersion, PATHS } from '../contract/versions.js';
 
 /** The currency the sandbox reports on v1 orders (numeric ISO 4217 code); the spec shows none. */
 export const SANDBOX_CURRENCY = '840';
 
-export interface SandboxOrder extends StoredOrder {
+export interface OrderRecord {
+  version: ApiVersion;
+  uuid: string;
   owner: string;
-  shortId: string;
+  sequence: number;
+  amountCents: bigint;
+  baseUrl: string;
+  successUrl: string;
+  failUrl: string;
   description: string;
+  externalReference?: string;
   notificationUrl?: string;
-  createdAt: string;
-  updatedAt: string;
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export class SandboxOrder implements StoredOrder {
+  readonly version: ApiVersion;
+  readonly uuid: string;
+  readonly owner: string;
+  readonly sequence: number;
+  readonly amountCents: bigint;
+  readonly baseUrl: string;
+  readonly successUrl: string;
+  readonly failUrl: string;
+  readonly description: string;
+  readonly externalReference: string | undefined;
+  readonly notificationUrl: string | undefined;
+  status: string;
+  readonly createdAt: number;
+  updatedAt: number;
+
+  constructor(record: OrderRecord) {
+    this.version = record.version;
+    this.uuid = record.uuid;
+    this.owner = record.owner;
+    this.sequence = record.sequence;
+    this.amountCents = record.amountCents;
+    this.baseUrl = record.baseUrl;
+    this.successUrl = record.successUrl;
+    this.failUrl = record.failUrl;
+    this.description = record.description;
+    this.externalReference = record.externalReference;
+    this.notificationUrl = record.notificationUrl;
+    this.status = record.status;
+    this.createdAt = record.createdAt;
+    this.updatedAt = record.updatedAt;
+  }
+
+  /** The last segment of a v1 id: 16 hex digits of the uuid. */
+  get shortId(): string {
+    return this.uuid.slice(0, 8) + this.uuid.slice(9, 13) + this.uuid.slice(14, 18);
+  }
+
+  get id(): string {
+    return this.version === 'v1' ? PATHS.lookup('v1', this.shortId) : PATHS.lookup('v2', this.uuid);
+  }
+
+  get orderNumber(): string {
+    return String(this.sequence);
+  }
+
+  get refNumber(): string {
+    return `REF${this.sequence}${this.uuid.slice(24, 28).toUpperCase()}`;
+  }
+
+  get currency(): string {
+    return SANDBOX_CURRENCY;
+  }
+
+  get checkoutUrl(): string {
+    return `${this.baseUrl}/pay/${this.uuid}`;
+  }
+
+  toRecord(): Omit<OrderRecord, 'amountCents'> & { amountCents: string } {
+    const { amountCents, ...rest } = { ...this } as OrderRecord;
+    return { ...rest, amountCents: amountCents.toString() };
+  }
 }
 
 interface StateFile {
   format: 1;
   sequence: number;
-  orders: Array<Omit<SandboxOrder, 'amountCents'> & { amountCents: string }>;
+  orders: ReturnType<SandboxOrder['toRecord']>[];
 }
 
 export class StateFileError extends Error {}
@@ -34,6 +107,7 @@ export class OrderBook {
   readonly #byShortId = new Map<string, SandboxOrder>();
   #sequence = 100_000;
   #flushTimer: NodeJS.Timeout | undefined;
+  #baseUrl = '';
 
   /** Loads `stateFile` if it exists; throws StateFileError when it cannot be read as a state file. */
   constructor(private readonly stateFile?: string) {
@@ -50,7 +124,8 @@ export class OrderBook {
       if (state.format !== 1 || !Array.isArray(state.orders))
         throw new Error('not a payorder sandbox state file');
       this.#sequence = state.sequence;
-      for (const order of state.orders) this.#index({ ...order, amountCents: BigInt(order.amountCents) });
+      for (const order of state.orders)
+        this.#index(new SandboxOrder({ ...order, amountCents: BigInt(order.amountCents) }));
     } catch (error) {
       throw new StateFileError(
         `the state file ${stateFile} is corrupt (${(error as Error).message}); it was left as it is: move it away or fix it`,
@@ -63,29 +138,24 @@ export class OrderBook {
   }
 
   create(version: ApiVersion, owner: string, draft: OrderDraft, baseUrl: string, now: Date): SandboxOrder {
-    const uuid = randomUUID();
-    const shortId = randomBytes(8).toString('hex');
-    const orderNumber = String(++this.#sequence);
-    const order: SandboxOrder = {
+    // Every order of a run shares one copy of the base address.
+    if (baseUrl !== this.#baseUrl) this.#baseUrl = baseUrl;
+    const order = new SandboxOrder({
       version,
-      id: version === 'v1' ? `${PREFIX.v1}/order/${shortId}` : `${PREFIX.v2}/orders/${uuid}`,
-      uuid,
-      shortId,
+      uuid: randomUUID(),
       owner,
-      status: ORDER_STATES.pending,
+      sequence: ++this.#sequence,
       amountCents: draft.amountCents,
-      currency: SANDBOX_CURRENCY,
-      orderNumber,
-      refNumber: `REF${orderNumber}${randomBytes(2).toString('hex').toUpperCase()}`,
-      checkoutUrl: `${baseUrl}/pay/${uuid}`,
+      baseUrl: this.#baseUrl,
       successUrl: draft.successUrl,
       failUrl: draft.failUrl,
       description: draft.description,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    if (draft.externalReference !== undefined) order.externalReference = draft.externalReference;
-    if (draft.notificationUrl !== undefined) order.notificationUrl = draft.notificationUrl;
+      externalReference: draft.externalReference,
+      notificationUrl: draft.notificationUrl,
+      status: ORDER_STATES.pending,
+      createdAt: now.getTime(),
+      updatedAt: now.getTime(),
+    });
     this.#index(order);
     this.#scheduleFlush();
     return order;
@@ -98,7 +168,7 @@ export class OrderBook {
 
   setStatus(order: SandboxOrder, status: string, now: Date): void {
     order.status = status;
-    order.updatedAt = now.toISOString();
+    order.updatedAt = now.getTime();
     this.#scheduleFlush();
   }
 
@@ -120,7 +190,7 @@ export class OrderBook {
     const state: StateFile = {
       format: 1,
       sequence: this.#sequence,
-      orders: this.list().map((order) => ({ ...order, amountCents: order.amountCents.toString() })),
+      orders: this.list().map((order) => order.toRecord()),
     };
     const temporary = `${this.stateFile}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 });

@@ -61,7 +61,7 @@ export function createCore(options: SandboxOptions): SandboxCore {
     latencyMs: options.latencyMs ?? 0,
     failRate: options.failRate ?? 0,
     orders: new OrderBook(options.stateFile),
-    journal: new Journal(options.journalLimit ?? 10_000),
+    journal: new Journal(options.journalLimit ?? 2_000),
     forced: new ForcedQueue(),
     tokens: undefined as unknown as TokenIssuer,
     notifier: new Notifier({

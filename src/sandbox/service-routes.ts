@@ -5,7 +5,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../contract/catalog.js';
-import { maskAuthorization, maskBody } from '../contract/masking.js';
 import {
   GRANT_TYPE,
   ORDER_STATES,
@@ -119,7 +118,7 @@ async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: 
   const order = core.orders.find(key);
   if (!order || order.owner !== claims.sub || (version === 'v2' && order.uuid !== key))
     return ORDER_NOT_FOUND;
-  return { status: 200, body: orderResponseBody({ ...order, version }) };
+  return { status: 200, body: orderResponseBody(order, version) };
 }
 
 /** Sends a fault's answer and returns the status it sent (0 when none: hang, reset). */
@@ -173,14 +172,14 @@ function serve(
     if (forced?.fault === 'latency') await sleep(forced.ms ?? 1000);
     const record = (status: number) =>
       core.journal.record({
-        time: core.now().toISOString(),
+        at: core.now().getTime(),
         method: request.method,
         path: request.url,
         route,
         version,
         status,
-        authorization: maskAuthorization(request.headers.authorization),
-        body: malformed ? '(malformed JSON)' : maskBody(body),
+        authorization: request.headers.authorization,
+        body: malformed ? '(malformed JSON)' : body,
       });
 
     if (forced?.fault && forced.fault !== 'latency') {

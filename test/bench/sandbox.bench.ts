@@ -1,0 +1,160 @@
+/**
+ * `npm run bench:sandbox`: loads POST /v2/api/checkout and GET /v2/api/orders/:uuid on the sandbox
+ * and, in the same run, on a bare node:http server doing the same parse and validation; prints
+ * requests/s, p99 and the ratio, then start-up time and memory. A benchmark, not a test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 32;
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+function start(args: string[], readyAt: () => number = () => 0): Promise<Server & { firstAnswerMs: number }> {
+  const spawned = performance.now();
+  const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [];
+  const child = spawn(process.execPath, [...flags, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', async (chunk: Buffer) => {
+      const { port } = JSON.parse(chunk.toString().split('\n')[0]!);
+      const url = `http://127.0.0.1:${port}`;
+      for (;;) {
+        try {
+          await fetch(`${url}/v2/api/orders/x`);
+          break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      }
+      resolve({ child, url, firstAnswerMs: performance.now() - spawned - readyAt() });
+    });
+  });
+}
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+async function token(url: string): Promise<string> {
+  const reply = await fetch(`${url}/v2/api/auth/token`, {
+    method: 'POST',
+    body: JSON.stringify({
+      username: 'sandbox-merchant',
+      client_id: 'sandbox-client',
+      client_secret_id: 'sandbox-secret',
+      grant_type: 'client_credentials',
+    }),
+  });
+  return ((await reply.json()) as { access_token: string }).access_token;
+}
+
+const ORDER = JSON.stringify({
+  amount: '1250',
+  description: 'Bench',
+  callback_success: 'https://s.example/ok',
+  callback_fail: 'https://s.example/ko',
+});
+
+async function load(
+  url: string,
+  auth: string,
+  method: 'POST' | 'GET',
+  path: string,
+  extra: Partial<autocannon.Options> = {},
+) {
+  const result = await autocannon({
+    url: url + path,
+    method,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+    body: method === 'POST' ? ORDER : undefined,
+    ...extra,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${method} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+}
+
+async function createOne(url: string, auth: string): Promise<string> {
+  const reply = await fetch(`${url}/v2/api/checkout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth}` },
+    body: ORDER,
+  });
+  return ((await reply.json()) as { uuid: string }).uuid;
+}
+
+const stop = (server: Server) => new Promise((resolve) => server.child.once('exit', resolve).kill('SIGTERM'));
+
+async function main() {
+  const sandbox = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json']);
+  const idleRss = rssMb(sandbox.child.pid!);
+  const bare = await start([fileURLToPath(new URL('./bare-server.mjs', import.meta.url))]);
+  const sandboxToken = await token(sandbox.url);
+  const rows: string[] = [];
+  const pad = (s: string, n: number) => s.padEnd(n);
+  rows.push(`${pad('load', 34)}${pad('bare node:http', 24)}${pad('sandbox', 24)}ratio`);
+  for (const method of ['POST', 'GET'] as const) {
+    const bareUuid = await createOne(bare.url, 'x');
+    const sandboxUuid = await createOne(sandbox.url, sandboxToken);
+    const path = method === 'POST' ? '/v2/api/checkout' : '/v2/api/orders/';
+    const b = await load(bare.url, 'x', method, method === 'POST' ? path : path + bareUuid);
+    const s = await load(sandbox.url, sandboxToken, method, method === 'POST' ? path : path + sandboxUuid);
+    rows.push(
+      `${pad(`${method} ${path}${method === 'GET' ? ':uuid' : ''}`, 34)}${pad(`${Math.round(b.rps)} req/s p99 ${b.p99} ms`, 24)}${pad(`${Math.round(s.rps)} req/s p99 ${s.p99} ms`, 24)}${((s.rps / b.rps) * 100).toFixed(0)}%`,
+    );
+  }
+  await stop(bare);
+  // Fill the sandbox to 100,000 orders, then read its memory.
+  const info = async () => (await (await fetch(`${sandbox.url}/_sandbox`)).json()) as { orders: number };
+  const missing = 100_000 - (await info()).orders;
+  if (missing > 0) {
+    await autocannon({
+      url: `${sandbox.url}/v2/api/checkout`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      amount: missing,
+      headers: { authorization: `Bearer ${sandboxToken}` },
+      body: ORDER,
+    });
+  }
+  const orders = (await info()).orders;
+  const loadedRss = rssMb(sandbox.child.pid!);
+  // V8 gives memory back once the process is idle for a while; measure again after that.
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
+  const fullRss = rssMb(sandbox.child.pid!);
+  const heapUsed = (
+    (await (await fetch(`${sandbox.url}/_sandbox`)).json()) as { memory: { heap_used_mb: number } }
+  ).memory.heap_used_mb;
+  await stop(sandbox);
+  const firsts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const again = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json']);
+    firsts.push(again.firstAnswerMs);
+    await stop(again);
+  }
+  firsts.sort((a, b) => a - b);
+  console.log(
+    `sandbox benchmark: ${CONNECTIONS} connections, keep-alive, ${SECONDS} s per load, Node ${process.version}`,
+  );
+  console.log(rows.join('\n'));
+  console.log(
+    `first answer from spawn: median ${firsts[2]!.toFixed(0)} ms (of 5: ${firsts.map((f) => f.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `RSS idle: ${idleRss.toFixed(0)} MB; after ${orders} orders: ${loadedRss.toFixed(0)} MB right after the load, ${fullRss.toFixed(0)} MB after 12 s idle (heap used ${heapUsed} MB)`,
+  );
+}
+
+await main();
