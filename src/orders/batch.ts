@@ -36,10 +36,12 @@ export async function createBatch(
   const counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
   let warnedNotification = false;
   const started = performance.now();
+  // A terminal that reports no width (a bare pseudo-terminal) would make the spinner loop forever.
+  const width = (ctx.io.stderr as NodeJS.WriteStream).columns ?? 0;
   const progress =
-    ctx.io.stderrIsTTY && !ctx.flags.quiet
+    ctx.io.stderrIsTTY && width > 0 && !ctx.flags.quiet
       ? (await import('ora'))
-          .default({ stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan' })
+          .default({ stream: ctx.io.stderr as NodeJS.WriteStream, discardStdin: false })
           .start('starting…')
       : undefined;
   const targetKey = `${target.env}/${target.version}`;

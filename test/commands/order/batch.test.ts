@@ -255,6 +255,35 @@ describe('order create --input', () => {
     expect(await sandboxOrders()).toHaveLength(300);
   });
 
+  it('on a terminal: a line per result and progress, and it finishes', async () => {
+    await login();
+    const file = join(e2e.dir, 'orders.ndjson');
+    writeFileSync(file, [line(1), line(2), '{"amount": "x"}'].join('\n'));
+    const env = {
+      PATH: process.env.PATH,
+      HOME: e2e.dir,
+      PAYORDER_CONFIG_DIR: e2e.dir,
+      PAYORDER_AUTH_URL: e2e.sb.url,
+      PAYORDER_CHECKOUT_URL: e2e.sb.url,
+    };
+    for (const size of ['stty cols 120 rows 40; ', '']) {
+      const command = `${size}"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}"`;
+      const result = await execa('script', ['-qefc', command, '/dev/null'], {
+        env,
+        extendEnv: false,
+        reject: false,
+        input: '',
+        timeout: 15_000,
+      });
+      const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      expect(result.exitCode).toBe(1);
+      expect(screen).toMatch(/line 1 {2}✓ {2}1\.01 {2}PENDING {2}http:/);
+      expect(screen).toContain('line 3  ✗  line 3: amount: must contain only digits and a single point');
+      if (size)
+        expect(screen).toMatch(/\d+ lines: \d+ created, 0 skipped, \d+ failed, 0 unknown \([\d.]+\/s\)/);
+    }
+  });
+
   it('refuses flags that do not go together', async () => {
     await login();
     const both = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--amount', '1']);
