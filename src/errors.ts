@@ -44,6 +44,8 @@ export interface ErrorDetails {
   /** A second line: what to do about it. */
   hint?: string;
   field?: string;
+  /** The command already told the user (e.g. a report); the entry point only sets the exit code. */
+  reported?: boolean;
 }
 
 export class CliError extends Error {

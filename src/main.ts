@@ -42,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
         : new CliError('rejected', `unexpected failure: ${(error as Error)?.message ?? String(error)}`, {
             hint: 'please report this with the command you ran (add --debug for details)',
           });
+    if (failure.details.reported) return failure.exitCode;
     if (ctx.flags.json) ctx.io.stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
     else errorLine(ctx, failure.message, failure.details.hint);
     if (ctx.flags.debug && !(error instanceof CliError))

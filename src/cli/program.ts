@@ -14,9 +14,7 @@ import { registerSandbox } from '../commands/sandbox.js';
 import { registerStatus } from '../commands/status.js';
 import { registerToken } from '../commands/token.js';
 import type { Context } from '../context.js';
-
-declare const PAYORDER_VERSION: string | undefined;
-export const VERSION = typeof PAYORDER_VERSION === 'string' ? PAYORDER_VERSION : '0.0.0-dev';
+import { VERSION } from '../version.js';
 
 export const EXIT_CODE_HELP = `Exit codes:
   0    success

@@ -1,0 +1,368 @@
+/**
+ * Checks request bodies, request records and HAR captures for what breaks on v2, and converts
+ * them to their v2 equivalents (--fix). Kinds are told apart by their fields or URL.
+ */
+import { AmountError, formatCents, parseAmount, parseCents } from '../contract/money.js';
+import { type Finding, finding, type Location } from './rules.js';
+
+export type Kind = 'token' | 'order' | 'order-response' | 'record' | 'unknown';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const filled = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+export function kindOf(value: unknown): Kind {
+  if (!isObject(value)) return 'unknown';
+  if (typeof value.method === 'string' && typeof value.url === 'string') return 'record';
+  if (
+    'grant_type' in value ||
+    'client_secret_id' in value ||
+    ('client_id' in value && ('user_name' in value || 'username' in value))
+  )
+    return 'token';
+  if (
+    'callback_success' in value ||
+    'callback_fail' in value ||
+    ('amount' in value && 'description' in value)
+  )
+    return 'order';
+  if ('uuid' in value && isObject(value.links)) return 'order-response';
+  return 'unknown';
+}
+
+/** Is this order body a v1 one (userName, or a decimal point in the amount)? */
+function isV1Order(body: Json): boolean {
+  return (
+    'userName' in body ||
+    (typeof body.amount === 'string' && body.amount.includes('.')) ||
+    typeof body.amount === 'number'
+  );
+}
+
+export interface BodyCheck {
+  findings: Finding[];
+  /** Whether this file already reported the optional external_reference (once per file is enough). */
+  toldReference: { value: boolean };
+}
+
+function checkToken(body: Json, at: (pointer: string) => Location, out: Finding[]): void {
+  if ('user_name' in body)
+    out.push(
+      finding(
+        'PO102',
+        at('/user_name'),
+        'the token request names the user field user_name',
+        'rename user_name → username',
+      ),
+    );
+  const user = body.user_name ?? body.username;
+  const missing = [
+    ['user_name', user],
+    ['client_id', body.client_id],
+    ['client_secret_id', body.client_secret_id],
+    ['grant_type', body.grant_type],
+  ]
+    .filter(([, value]) => !filled(value))
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    out.push(
+      finding(
+        'PO201',
+        at(''),
+        `the token request is missing or has empty ${missing.join(', ')} (3001 on v1 too)`,
+        `fill in ${missing.join(', ')}`,
+      ),
+    );
+  } else if (body.grant_type !== 'client_credentials') {
+    out.push(
+      finding(
+        'PO201',
+        at('/grant_type'),
+        `grant_type "${String(body.grant_type)}" is not supported (3002 on v1 too)`,
+        'grant_type "client_credentials"',
+      ),
+    );
+  }
+}
+
+function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[], check: BodyCheck): void {
+  const v1 = isV1Order(body);
+  if ('userName' in body)
+    out.push(finding('PO103', at('/userName'), 'the order body carries userName', 'remove userName'));
+  const missing = ['description', 'callback_success', 'callback_fail'].filter((name) => !filled(body[name]));
+  if (!('amount' in body) || body.amount === '' || body.amount === null) missing.unshift('amount');
+  if (missing.length > 0) {
+    out.push(
+      finding(
+        'PO201',
+        at(''),
+        `the order body is missing ${missing.join(', ')} (1001 on v1 too)`,
+        `add ${missing.join(', ')}`,
+      ),
+    );
+  }
+  if ('amount' in body && body.amount !== '' && body.amount !== null) {
+    if (typeof body.amount !== 'string') {
+      out.push(
+        finding(
+          'PO201',
+          at('/amount'),
+          `amount is a ${typeof body.amount}; both versions take a string`,
+          `amount "${String(body.amount)}" as a string`,
+        ),
+      );
+    } else if (v1) {
+      try {
+        const cents = parseAmount(body.amount);
+        out.push(
+          finding(
+            'PO104',
+            at('/amount'),
+            `decimal amount "${body.amount}"`,
+            `amount "${body.amount}" → "${formatCents(cents)}"`,
+          ),
+        );
+      } catch (error) {
+        if (!(error instanceof AmountError)) throw error;
+        out.push(
+          finding(
+            'PO201',
+            at('/amount'),
+            `amount "${body.amount}" ${error.rule} (1003 on v1 too)`,
+            'digits and a single point, at most 2 decimals, e.g. "149.90"',
+          ),
+        );
+      }
+    } else {
+      try {
+        parseCents(body.amount);
+      } catch (error) {
+        if (!(error instanceof AmountError)) throw error;
+        out.push(
+          finding(
+            'PO201',
+            at('/amount'),
+            `amount "${body.amount}" ${error.rule}`,
+            'whole cents as an integer string, e.g. "14990"',
+          ),
+        );
+      }
+    }
+  }
+  if ('notification_url' in body)
+    out.push(
+      finding(
+        'PO108',
+        at('/notification_url'),
+        'notification_url: the spec does not show whether v2 accepts it',
+        'confirm v2 notifications with the service',
+      ),
+    );
+  if (!('external_reference' in body) && !check.toldReference.value) {
+    check.toldReference.value = true;
+    out.push(
+      finding(
+        'PO109',
+        at(''),
+        'v2 accepts an optional external_reference (your own order id)',
+        'add external_reference if you want to find orders by your own id',
+      ),
+    );
+  }
+}
+
+function checkOrderResponse(body: Json, at: (pointer: string) => Location, out: Finding[]): void {
+  const links = body.links as Json;
+  if ('checkoutLink' in links || 'checkout' in links) {
+    const key = 'checkoutLink' in links ? 'checkoutLink' : 'checkout';
+    out.push(
+      finding(
+        'PO105',
+        at(`/links/${key}`),
+        `the v1 answer carries the payment link as links.${key}`,
+        `read links.${key} → links.checkout_link`,
+      ),
+    );
+  }
+  const gone = ['orderNumber', 'currency', 'refNumber'].filter((name) => name in body);
+  if (gone.length > 0)
+    out.push(
+      finding(
+        'PO110',
+        at(''),
+        `the v1 answer has ${gone.join(', ')}, which v2 orders do not`,
+        `stop reading ${gone.join(', ')}`,
+      ),
+    );
+}
+
+function v1Path(url: string): { path: string; v2: string } | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://relative.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+  const match = /^(.*?)\/1(\/(?:auth\/token|checkout|order\/[^/]+))\/?$/.exec(pathname);
+  if (!match) return undefined;
+  return { path: pathname, v2: `${match[1]}/v2/api${match[2]!.replace(/^\/order\//, '/orders/')}` };
+}
+
+function parseMaybe(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks one item wherever it came from; `at` builds a location for a pointer inside it. */
+export function checkItem(
+  value: unknown,
+  at: (pointer: string) => Location,
+  check: BodyCheck,
+  explicit: boolean,
+): Kind {
+  const kind = kindOf(value);
+  const out = check.findings;
+  switch (kind) {
+    case 'token':
+      checkToken(value as Json, at, out);
+      break;
+    case 'order':
+      checkOrder(value as Json, at, out, check);
+      break;
+    case 'order-response':
+      checkOrderResponse(value as Json, at, out);
+      break;
+    case 'record': {
+      const record = value as Json;
+      const url = String(record.url);
+      const path = v1Path(url);
+      if (path)
+        out.push(
+          finding(
+            'PO101',
+            at('/url'),
+            `a v1 address: ${record.method} ${path.path}`,
+            `${record.method} ${path.v2} on the v2 base address`,
+          ),
+        );
+      if (/\/order\/[^/]+\/?$/.test(url))
+        out.push(finding('PO106', at('/url'), 'the v1 lookup path /order/:id', 'GET /orders/:uuid'));
+      const body = parseMaybe(record.body);
+      if (body !== undefined) {
+        const inner = (pointer: string) => at(`/body${pointer}`);
+        const bodyKind = kindOf(body);
+        if (bodyKind === 'token') checkToken(body as Json, inner, out);
+        if (bodyKind === 'order') checkOrder(body as Json, inner, out, check);
+      }
+      break;
+    }
+    default:
+      if (explicit)
+        out.push(
+          finding('PO202', at(''), 'not a token request, order body or request record', 'nothing to change'),
+        );
+  }
+  return kind;
+}
+
+/** Checks a HAR capture's entries: requests like records, answers for v1-only fields. */
+export function checkHar(har: Json, file: string, check: BodyCheck): void {
+  const entries = ((har.log as Json | undefined)?.entries ?? []) as Json[];
+  entries.forEach((entry, index) => {
+    const at = (pointer: string): Location => ({
+      file,
+      item: `entry ${index}`,
+      pointer: `/log/entries/${index}${pointer}`,
+    });
+    const request = (entry.request ?? {}) as Json;
+    const record = {
+      method: request.method,
+      url: request.url,
+      body: (request.postData as Json | undefined)?.text,
+    };
+    if (typeof record.method === 'string' && typeof record.url === 'string') {
+      checkItem(
+        record,
+        (pointer) =>
+          at(
+            pointer.startsWith('/body') ? `/request/postData/text${pointer.slice(5)}` : `/request${pointer}`,
+          ),
+        check,
+        false,
+      );
+    }
+    const answer = parseMaybe(((entry.response as Json | undefined)?.content as Json | undefined)?.text);
+    if (kindOf(answer) === 'order-response')
+      checkOrderResponse(answer as Json, (pointer) => at(`/response/content/text${pointer}`), check.findings);
+  });
+}
+
+// ── --fix: the v2 equivalents ─────────────────────────────────────────────────────────────────
+
+/** The v2 token request: user_name renamed to username, key order kept. */
+function fixToken(body: Json): Json {
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key === 'user_name' ? 'username' : key, value]),
+  );
+}
+
+/** The v2 order body: no userName, the amount in exact cents; undefined when the body is not valid. */
+function fixOrder(body: Json): Json | undefined {
+  if (typeof body.amount !== 'string') return undefined;
+  let cents: bigint;
+  try {
+    cents = isV1Order(body) ? parseAmount(body.amount) : parseCents(body.amount);
+  } catch {
+    return undefined;
+  }
+  if (!['description', 'callback_success', 'callback_fail'].every((name) => filled(body[name])))
+    return undefined;
+  const { userName: _, ...rest } = body;
+  return { ...rest, amount: formatCents(cents) };
+}
+
+/** Converts one item to v2; undefined when it cannot be (invalid, or not something the service takes). */
+export function fixItem(value: unknown): unknown {
+  switch (kindOf(value)) {
+    case 'token':
+      return fixToken(value as Json);
+    case 'order':
+      return fixOrder(value as Json);
+    case 'record': {
+      const record = value as Json;
+      const path = v1Path(String(record.url));
+      const url = path ? String(record.url).replace(path.path, path.v2) : record.url;
+      const body = parseMaybe(record.body);
+      const fixed = body === undefined ? undefined : fixItem(body);
+      if (body !== undefined && fixed === undefined) return undefined;
+      return {
+        ...record,
+        url,
+        ...(fixed === undefined
+          ? {}
+          : { body: typeof record.body === 'string' ? JSON.stringify(fixed) : fixed }),
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** HAR entries as v2 request records. */
+export function fixHar(har: Json): unknown[] {
+  const entries = ((har.log as Json | undefined)?.entries ?? []) as Json[];
+  return entries
+    .map((entry) => {
+      const request = (entry.request ?? {}) as Json;
+      const text = (request.postData as Json | undefined)?.text;
+      const body = parseMaybe(text);
+      return fixItem({ method: request.method, url: request.url, ...(body === undefined ? {} : { body }) });
+    })
+    .filter((record) => record !== undefined);
+}

@@ -1,0 +1,98 @@
+/**
+ * Finds the files migrate-check reads: named files as they are; folders walked honoring .gitignore,
+ * leaving out dependencies, build output and binary files.
+ */
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+const SKIPPED_FOLDERS = new Set([
+  'node_modules',
+  'vendor',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'bin',
+  'obj',
+  'coverage',
+  '.git',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  '.next',
+  '.nuxt',
+  '.gradle',
+  '.idea',
+  '.vscode',
+]);
+const SKIPPED_FILES =
+  /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|composer\.lock|Gemfile\.lock|.*\.min\.js|.*\.map)$/;
+const MAX_BYTES = 2 * 1024 * 1024;
+
+export interface FoundFile {
+  path: string;
+  /** Named on the command line (not found by walking a folder). */
+  explicit: boolean;
+}
+
+/** Whether the start of a file looks binary (a NUL byte in its first 8 KB). */
+export function isBinary(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(8192);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).includes(0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readIgnore(dir: string): string | undefined {
+  try {
+    return readFileSync(join(dir, '.gitignore'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function* walk(root: string): Generator<string> {
+  const rules: Array<{ base: string; matcher: Ignore }> = [];
+  function* visit(dir: string): Generator<string> {
+    const own = readIgnore(dir);
+    if (own) rules.push({ base: dir, matcher: ignore().add(own) });
+    const ignored = (path: string, isDir: boolean) =>
+      rules.some(({ base, matcher }) => {
+        const rel = relative(base, path);
+        return rel !== '' && !rel.startsWith('..') && matcher.ignores(isDir ? `${rel}/` : rel);
+      });
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !ignored(path, true)) yield* visit(path);
+      } else if (entry.isFile() && !SKIPPED_FILES.test(path) && !ignored(path, false)) {
+        yield path;
+      }
+    }
+    if (own) rules.pop();
+  }
+  yield* visit(root);
+}
+
+/** Every file to read, in a stable order; throws ENOENT-style errors for names that do not exist. */
+export function* findFiles(paths: string[]): Generator<FoundFile> {
+  for (const path of paths) {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const file of walk(path)) {
+        if (statSync(file).size <= MAX_BYTES && !isBinary(file)) yield { path: file, explicit: false };
+      }
+    } else {
+      yield { path, explicit: true };
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * How migrate-check reports: text for people (grouped by file, with a summary and the sunset),
+ * JSON for scripts, and SARIF 2.1.0 for code-scanning in CI.
+ */
+import type { ChalkInstance } from 'chalk';
+import { daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
+import { type Finding, type Location, RULES, type Severity } from './rules.js';
+
+export interface Summary {
+  ready: boolean;
+  files: number;
+  counts: Record<Severity, number>;
+  sunset: { date: string; days_left: number };
+}
+
+export function summarize(findings: Finding[], files: number, now: Date): Summary {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return {
+    ready: counts.error === 0,
+    files,
+    counts,
+    sunset: { date: V1_SUNSET, days_left: daysUntilSunset(now) },
+  };
+}
+
+function where(location: Location): string {
+  if (location.line !== undefined) return `${location.line}:${location.column ?? 1}`;
+  return [location.item, location.pointer].filter(Boolean).join(' ');
+}
+
+export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkInstance): string {
+  const lines: string[] = [];
+  const byFile = new Map<string, Finding[]>();
+  for (const f of findings) byFile.set(f.location.file, [...(byFile.get(f.location.file) ?? []), f]);
+  const color = { error: paint.red, warning: paint.yellow, info: paint.blue };
+  for (const [file, list] of byFile) {
+    lines.push(paint.underline(file));
+    const width = Math.max(...list.map((f) => where(f.location).length));
+    for (const f of list) {
+      lines.push(
+        `  ${paint.dim(where(f.location).padEnd(width))}  ${color[f.severity](f.severity.padEnd(7))} ${paint.dim(f.rule)}  ${f.message}`,
+      );
+      lines.push(
+        `  ${' '.repeat(width)}  ${' '.repeat(7)} ${' '.repeat(f.rule.length)}  ${paint.green('fix:')} ${f.fix}`,
+      );
+      if (f.replacement)
+        lines.push(
+          `  ${' '.repeat(width)}  ${' '.repeat(7)} ${' '.repeat(f.rule.length)}  ${paint.dim('→')} ${f.replacement}`,
+        );
+    }
+    lines.push('');
+  }
+  const { counts } = summary;
+  const tally = `${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.info} info`;
+  lines.push(
+    summary.ready
+      ? paint.green(`✓ ready for v2 (${tally}; ${summary.files} file${summary.files === 1 ? '' : 's'} read)`)
+      : paint.red(
+          `✗ not ready for v2: ${tally} in ${byFile.size} of ${summary.files} file${summary.files === 1 ? '' : 's'} read`,
+        ),
+  );
+  const { days_left: days } = summary.sunset;
+  lines.push(
+    days < 0
+      ? paint.bold(`v1 was switched off on ${V1_SUNSET}.`)
+      : paint.bold(
+          `v1 is switched off on ${V1_SUNSET}: ${days === 0 ? 'today is its last day' : `${days} day${days === 1 ? '' : 's'} left`}.`,
+        ),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderJson(findings: Finding[], summary: Summary): string {
+  return `${JSON.stringify({ ...summary, findings }, null, 2)}\n`;
+}
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
+
+export function renderSarif(findings: Finding[], version: string): string {
+  const rules = RULES.map((rule) => ({
+    id: rule.id,
+    name: rule.name,
+    shortDescription: { text: rule.summary },
+    fullDescription: {
+      text: 'step' in rule ? `${rule.summary} (v2 migration step: ${rule.step}).` : `${rule.summary}.`,
+    },
+    help: { text: rule.help },
+    defaultConfiguration: { level: LEVEL[rule.severity] },
+  }));
+  const results = findings.map((f) => {
+    const region =
+      f.location.line !== undefined
+        ? { region: { startLine: f.location.line, startColumn: f.location.column ?? 1 } }
+        : {};
+    const logical = f.location.pointer
+      ? {
+          logicalLocations: [
+            { fullyQualifiedName: [f.location.item, f.location.pointer].filter(Boolean).join(' ') },
+          ],
+        }
+      : {};
+    return {
+      ruleId: f.rule,
+      ruleIndex: RULES.findIndex((rule) => rule.id === f.rule),
+      level: LEVEL[f.severity],
+      message: { text: `${f.message}. Fix: ${f.fix}` },
+      locations: [
+        {
+          physicalLocation: { artifactLocation: { uri: f.location.file.replace(/\\/g, '/') }, ...region },
+          ...logical,
+        },
+      ],
+    };
+  });
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'payorder migrate-check', version, semanticVersion: version, rules } },
+        results,
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}

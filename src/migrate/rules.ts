@@ -1,0 +1,168 @@
+/**
+ * The migrate-check rules: stable ids, what each finds, how bad it is on v2, and how to fix it.
+ * Every step of the spec's migration list (§9.3) is covered by at least one rule (`step`).
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Rule {
+  id: string;
+  name: string;
+  severity: Severity;
+  /** The §9.3 migration step it covers, when it covers one. */
+  step?: string;
+  summary: string;
+  help: string;
+}
+
+export const RULES = [
+  {
+    id: 'PO101',
+    name: 'v1-address',
+    severity: 'error',
+    step: 'Replace the base addresses',
+    summary: 'A v1 address: the /1 version prefix on an auth or checkout address',
+    help: 'Use the v2 base addresses and the /v2/api prefix ({auth_url}/v2/api/auth/token, {checkout_url}/v2/api/checkout); the v2 domains differ from v1.',
+  },
+  {
+    id: 'PO102',
+    name: 'token-user-name',
+    severity: 'error',
+    step: 'Rename user_name to username in the token request',
+    summary: 'The token request names the user field user_name',
+    help: 'Rename user_name → username; the other fields stay.',
+  },
+  {
+    id: 'PO103',
+    name: 'order-username',
+    severity: 'error',
+    step: 'Remove userName from the order creation body',
+    summary: 'The order creation body carries userName',
+    help: 'Remove userName: on v2 the token identifies the user.',
+  },
+  {
+    id: 'PO104',
+    name: 'decimal-amount',
+    severity: 'error',
+    step: 'Send amount in cents as an integer string',
+    summary: 'A decimal amount, as v1 takes it',
+    help: 'Send whole cents as an integer string: "149.90" → "14990". Convert with integer arithmetic, never through a float.',
+  },
+  {
+    id: 'PO105',
+    name: 'checkout-link',
+    severity: 'error',
+    step: 'Read the payment link from links.checkout_link',
+    summary: "The payment link is read from links.checkoutLink (or the reference sample's links.checkout)",
+    help: 'Read links.checkout_link.',
+  },
+  {
+    id: 'PO106',
+    name: 'lookup-path',
+    severity: 'error',
+    step: 'Lookup path changes from /order/:id to /orders/:uuid',
+    summary: 'The v1 lookup path /order/:id',
+    help: 'Look orders up with GET /orders/:uuid (by the uuid, not the v1 id).',
+  },
+  {
+    id: 'PO107',
+    name: 'refunded-state',
+    severity: 'warning',
+    step: 'State REFUNDED exists only in v2',
+    summary: 'Status handling knows PENDING but not REFUNDED',
+    help: 'Handle the REFUNDED state, which v2 orders can reach.',
+  },
+  {
+    id: 'PO108',
+    name: 'notification-url',
+    severity: 'warning',
+    summary: 'notification_url: the spec does not show whether v2 accepts it',
+    help: 'Keep it if you rely on notifications, but confirm with the service that v2 delivers them; do not depend on it alone.',
+  },
+  {
+    id: 'PO109',
+    name: 'external-reference',
+    severity: 'info',
+    step: 'external_reference is new and optional',
+    summary: 'v2 accepts external_reference, your own id for the order',
+    help: 'Optionally send external_reference with your order id, to find orders by your own reference.',
+  },
+  {
+    id: 'PO110',
+    name: 'v1-only-fields',
+    severity: 'warning',
+    summary: 'Reads orderNumber, currency or refNumber, which v2 orders do not have',
+    help: 'Stop reading orderNumber, currency and refNumber; identify orders by uuid (and external_reference).',
+  },
+  {
+    id: 'PO201',
+    name: 'invalid-v1-body',
+    severity: 'error',
+    summary: 'The body is already invalid on v1',
+    help: 'Fix the body first: the service rejects it on v1 as well as on v2.',
+  },
+  {
+    id: 'PO202',
+    name: 'unrecognized-item',
+    severity: 'info',
+    summary: 'An item that is neither a token request, an order body nor a request record',
+    help: 'Nothing to check; make sure it is not meant for the service.',
+  },
+  {
+    id: 'PO301',
+    name: 'config-v2-addresses',
+    severity: 'error',
+    step: 'Replace the base addresses',
+    summary: 'An environment you are logged into has no v2 addresses',
+    help: 'Set them: payorder config set ENV.v2.auth-url https://… and ENV.v2.checkout-url https://…',
+  },
+  {
+    id: 'PO302',
+    name: 'config-v1-default',
+    severity: 'warning',
+    summary: 'An environment is set to use API v1 by default',
+    help: 'Log in again with --api v2, or run payorder config set default-api v2.',
+  },
+  {
+    id: 'PO303',
+    name: 'live-v2-token',
+    severity: 'error',
+    summary: 'A real v2 token request with the stored credentials',
+    help: 'Credentials are the same on v1 and v2: if v2 refuses them, check the v2 addresses and the environment.',
+  },
+] as const satisfies readonly Rule[];
+
+export type RuleId = (typeof RULES)[number]['id'];
+
+export const ruleById = (id: RuleId): Rule => RULES.find((rule) => rule.id === id)!;
+
+export interface Location {
+  file: string;
+  line?: number;
+  column?: number;
+  /** For bodies: the array index, NDJSON line or HAR entry the item is. */
+  item?: string;
+  /** A JSON pointer inside the item. */
+  pointer?: string;
+}
+
+export interface Finding {
+  rule: RuleId;
+  severity: Severity;
+  message: string;
+  location: Location;
+  /** The exact fix: "rename user_name → username", "amount \"149.90\" → \"14990\"". */
+  fix: string;
+  /** For source code: the suggested replacement text of the line. */
+  replacement?: string;
+}
+
+export function finding(
+  rule: RuleId,
+  location: Location,
+  message: string,
+  fix: string,
+  severity?: Severity,
+): Finding {
+  return { rule, severity: severity ?? ruleById(rule).severity, message, location, fix };
+}

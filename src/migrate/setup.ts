@@ -1,0 +1,70 @@
+/**
+ * Checks payorder's own setup for v2: every environment you are logged into has v2 addresses
+ * (--config), and a real v2 token request works with the stored credentials (--live ENV).
+ */
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { ENVIRONMENTS, type EnvName } from '../session/environments.js';
+import { configKey, resolveAddress } from '../session/target.js';
+import { type Finding, finding } from './rules.js';
+
+export async function checkConfig(ctx: Context): Promise<Finding[]> {
+  const store = await ctx.store();
+  const data = store.read();
+  const findings: Finding[] = [];
+  for (const env of ENVIRONMENTS) {
+    const profile = data.environments?.[env];
+    if (!profile?.credentials) continue;
+    const at = { file: store.path, pointer: `/environments/${env}` };
+    const missing = (['auth', 'checkout'] as const).filter(
+      (kind) => !resolveAddress(ctx, data, env, 'v2', kind),
+    );
+    if (missing.length > 0) {
+      findings.push(
+        finding(
+          'PO301',
+          at,
+          `${env} has no v2 ${missing.join(' and ')} address`,
+          missing.map((kind) => `payorder config set ${configKey(env, 'v2', kind)} https://…`).join('; '),
+        ),
+      );
+    }
+    if (profile.api === 'v1') {
+      findings.push(
+        finding('PO302', at, `${env} uses API v1 by default`, `payorder login --env ${env} --api v2`),
+      );
+    }
+  }
+  return findings;
+}
+
+export async function checkLive(ctx: Context, env: EnvName): Promise<Finding[]> {
+  const store = await ctx.store();
+  const at = { file: store.path, pointer: `/environments/${env}` };
+  try {
+    const { openSession } = await import('../session/session.js');
+    const session = await openSession(ctx, { env, api: 'v2' });
+    const issued = await session.client.requestToken(session.credentials);
+    return [
+      finding(
+        'PO303',
+        at,
+        `a v2 token request on ${env} succeeded (expires in ${issued.expiresIn} s)`,
+        'nothing to change',
+        'info',
+      ),
+    ];
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    if (error.kind === 'config')
+      return [finding('PO303', at, error.message, error.details.hint ?? 'configure the v2 addresses')];
+    return [
+      finding(
+        'PO303',
+        at,
+        `a v2 token request on ${env} failed: ${error.message}`,
+        error.details.hint ?? 'check the v2 addresses and credentials',
+      ),
+    ];
+  }
+}

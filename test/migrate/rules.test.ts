@@ -1,0 +1,159 @@
+import { createRequire } from 'node:module';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatAmount, parseAmount, parseCents } from '../../src/contract/money.js';
+import { orderRequestSchema, readOrderRequest } from '../../src/contract/schemas.js';
+import { checkItem, fixItem } from '../../src/migrate/bodies.js';
+import { renderSarif } from '../../src/migrate/report.js';
+import { RULES } from '../../src/migrate/rules.js';
+import { checkSource } from '../../src/migrate/source.js';
+
+const rulesOf = (text: string) => checkSource(text, 'x').map((f) => f.rule);
+const bodyRules = (value: unknown) => {
+  const check = { findings: [] as any[], toldReference: { value: true } };
+  checkItem(value, (pointer) => ({ file: 'x', pointer }), check, true);
+  return check.findings.map((f) => f.rule);
+};
+
+describe('source rules: each fires, its near miss does not', () => {
+  it.each([
+    ['PO101', "const AUTH = 'https://auth.example.com/1';", "const DOCS = 'https://example.com/1/intro';"],
+    ['PO101', 'fetch(`${base}/1/checkout`)', 'fetch(`${base}/v2/api/checkout`)'],
+    ['PO102', "body = {'user_name': user}", "body = {'username': user}"],
+    ['PO103', '$body = ["userName" => $user];', '$userName = currentUser();'],
+    ['PO103', '{ amount, userName: user }', 'const userName = user;'],
+    ['PO104', 'amount: total.toFixed(2),', 'label: total.toFixed(2),'],
+    ['PO104', '"amount" => number_format($t, 2),', '"price" => number_format($t, 2),'],
+    ['PO104', 'data["amount"] = "%.2f" % total', 'label = "%.2f" % total'],
+    ['PO105', 'return order.links.checkoutLink;', 'return order.links.checkout_link;'],
+    ['PO105', "return $answer['links']['checkout'];", "return $answer['links']['checkout_link'];"],
+    ['PO106', 'get(base + "/order/" + id)', 'get(base + "/orders/" + uuid)'],
+    ['PO106', 'fetch(`${base}/order/${id}`)', 'fetch(`${base}/orders/${uuid}`)'],
+    ['PO108', 'notification_url: hook,', 'notification: hook,'],
+    ['PO110', 'const n = order.orderNumber;', 'const n = order.uuid;'],
+  ])('%s: %s', (rule, hit, miss) => {
+    expect(rulesOf(hit)).toContain(rule);
+    expect(rulesOf(miss)).not.toContain(rule);
+  });
+
+  it('PO107 fires for PENDING without REFUNDED in the file, not with both', () => {
+    expect(rulesOf("if (status === 'PENDING') wait();")).toContain('PO107');
+    expect(rulesOf("if (status === 'PENDING') wait();\nif (status === 'REFUNDED') refund();")).not.toContain(
+      'PO107',
+    );
+  });
+
+  it('suggests the whole fixed line, with every rule on it applied', () => {
+    const [finding] = checkSource('fetch(`${base}/1/order/${id}`)', 'x');
+    expect(finding!.replacement).toBe('fetch(`${base}/v2/api/orders/${id}`)');
+  });
+});
+
+describe('body rules', () => {
+  const v1Order = {
+    amount: '149.90',
+    description: 'Boots',
+    userName: 'u',
+    callback_success: 'https://s/ok',
+    callback_fail: 'https://s/ko',
+  };
+  const v1Token = { user_name: 'u', client_id: 'c', client_secret_id: 's', grant_type: 'client_credentials' };
+
+  it('fires on v1 bodies and not on their v2 equivalents', () => {
+    expect(bodyRules(v1Token)).toEqual(['PO102']);
+    expect(bodyRules(v1Order)).toEqual(['PO103', 'PO104']);
+    expect(bodyRules(fixItem(v1Token))).toEqual([]);
+    expect(bodyRules(fixItem(v1Order))).toEqual([]);
+    expect(bodyRules({ ...v1Order, notification_url: 'https://s/n' })).toContain('PO108');
+    expect(bodyRules({ method: 'GET', url: 'https://x/1/order/abc' })).toEqual(['PO101', 'PO106']);
+    expect(bodyRules({ method: 'GET', url: 'https://x/v2/api/orders/abc' })).toEqual([]);
+    expect(bodyRules({ uuid: 'u', links: { checkoutLink: 'l' }, orderNumber: '1' })).toEqual([
+      'PO105',
+      'PO110',
+    ]);
+    expect(bodyRules({ uuid: 'u', links: { checkout_link: 'l' } })).toEqual([]);
+    expect(bodyRules({ hello: 'world' })).toEqual(['PO202']);
+  });
+
+  it('reports bodies that are invalid on v1 already', () => {
+    expect(bodyRules({ ...v1Order, amount: '1,000.00' })).toContain('PO201');
+    expect(bodyRules({ ...v1Order, description: '' })).toContain('PO201');
+    expect(bodyRules({ ...v1Token, client_id: '' })).toContain('PO201');
+    expect(bodyRules({ ...v1Token, grant_type: 'password' })).toContain('PO201');
+    expect(fixItem({ ...v1Order, amount: '12.345' })).toBeUndefined();
+  });
+
+  it('the optional external_reference is told once', () => {
+    const check = { findings: [] as any[], toldReference: { value: false } };
+    const fixed = fixItem(v1Order);
+    checkItem(fixed, () => ({ file: 'x' }), check, true);
+    checkItem(fixed, () => ({ file: 'x' }), check, true);
+    expect(check.findings.map((f) => f.rule)).toEqual(['PO109']);
+  });
+});
+
+describe('--fix, as a property', () => {
+  const text = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '');
+  const cents = fc.bigInt({ min: 0n, max: 10n ** 24n });
+  const v1Order = fc.record({
+    cents,
+    description: text,
+    userName: text,
+    callback_success: fc.webUrl(),
+    callback_fail: fc.webUrl(),
+    notification_url: fc.option(fc.webUrl(), { nil: undefined }),
+  });
+
+  it('always yields a valid v2 body with exactly the same amount', () => {
+    fc.assert(
+      fc.property(v1Order, ({ cents: amount, notification_url, ...rest }) => {
+        const body = {
+          ...rest,
+          amount: formatAmount(amount),
+          ...(notification_url ? { notification_url } : {}),
+        };
+        const fixed = fixItem(body) as Record<string, unknown>;
+        expect(orderRequestSchema.v2.safeParse(fixed).success).toBe(true);
+        expect(fixed).not.toHaveProperty('userName');
+        expect(parseCents(String(fixed.amount))).toBe(parseAmount(body.amount));
+        expect('draft' in readOrderRequest('v2', fixed)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('SARIF', () => {
+  it('validates against the official SARIF 2.1.0 schema, with every rule described', () => {
+    const require = createRequire(import.meta.url);
+    const schema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+    // The official schema has a pattern that is not valid as a unicode regular expression.
+    const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    const findings = [
+      ...checkSource("const AUTH_URL = 'https://a.example.com/1';\nif (s === 'PENDING') x();", 'src/a.js'),
+      {
+        rule: 'PO104' as const,
+        severity: 'error' as const,
+        message: 'decimal amount',
+        fix: 'amount "1.00" → "100"',
+        location: { file: 'o.ndjson', item: 'line 1', pointer: '/amount' },
+      },
+    ];
+    const log = JSON.parse(renderSarif(findings, '1.2.3'));
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    expect(log.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(RULES.map((r) => r.id));
+    expect(log.runs[0].results[0]).toMatchObject({
+      ruleId: 'PO101',
+      level: 'error',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a.js' }, region: { startLine: 1 } } }],
+    });
+  });
+
+  it('covers every step of the spec’s migration list', () => {
+    const steps = new Set(RULES.map((r) => ('step' in r ? r.step : undefined)).filter(Boolean));
+    expect(steps.size).toBe(8);
+  });
+});
