@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import AjvModule from 'ajv-draft-04';
+import formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatAmount, parseAmount, parseCents } from '../../src/contract/money.js';
@@ -129,8 +129,12 @@ describe('SARIF', () => {
     const require = createRequire(import.meta.url);
     const schema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
     // The official schema has a pattern that is not valid as a unicode regular expression.
-    const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-    addFormats(ajv);
+    // Both packages are CommonJS with a default export; under NodeNext it sits on .default.
+    const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
+    const addFormats =
+      (formatsModule as unknown as { default: typeof formatsModule }).default ?? formatsModule;
+    const ajv = new (Ajv as any)({ allErrors: true, strict: false, unicodeRegExp: false });
+    (addFormats as any)(ajv);
     const validate = ajv.compile(schema);
     const findings = [
       ...checkSource("const AUTH_URL = 'https://a.example.com/1';\nif (s === 'PENDING') x();", 'src/a.js'),
