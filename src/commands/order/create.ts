@@ -20,7 +20,8 @@ export interface CreateFlags extends TargetFlags, OutputFlags {
   fail?: string;
   notificationUrl?: string;
   externalReference?: string;
-  input?: string;
+  /** A file to read, or false for --no-input (which shares the name: never prompt). */
+  input?: string | false;
   concurrency: string;
   journal?: string;
   retryUnknown?: boolean;
@@ -38,8 +39,9 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
     notification_url: flags.notificationUrl,
     external_reference: flags.externalReference,
   };
+  const input = typeof flags.input === 'string' ? flags.input : undefined;
   const given = Object.entries(fields).filter(([, v]) => v !== undefined);
-  if (flags.input !== undefined && given.length > 0) {
+  if (input !== undefined && given.length > 0) {
     throw usageError(
       `--input takes every field from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')}`,
     );
@@ -50,7 +52,7 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
       field: '--concurrency',
     });
   }
-  if (flags.input === undefined && (flags.journal || flags.retryUnknown))
+  if (input === undefined && (flags.journal || flags.retryUnknown))
     throw usageError('--journal and --retry-unknown go with --input');
 
   const store = await ctx.store();
@@ -60,7 +62,7 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
   const { createOrderWriter } = await import('../../output/order-writer.js');
   const defaultOutput = data.defaults?.output;
 
-  if (flags.input !== undefined) {
+  if (input !== undefined) {
     if (flags.dryRun) throw usageError('--dry-run shows a single request; it does not go with --input');
     const { openSession } = await import('../../session/session.js');
     const { createBatch } = await import('../../orders/batch.js');
@@ -74,7 +76,7 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
     await createBatch(
       ctx,
       session,
-      { input: flags.input, concurrency, journal: flags.journal, retryUnknown: flags.retryUnknown },
+      { input, concurrency, journal: flags.journal, retryUnknown: flags.retryUnknown },
       writer,
     );
     return;

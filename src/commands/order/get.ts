@@ -11,7 +11,8 @@ import { errorLine } from '../../output/messages.js';
 import type { TargetFlags } from '../../session/target.js';
 
 export interface GetFlags extends TargetFlags, OutputFlags {
-  input?: string;
+  /** A file to read, or false for --no-input (which shares the name: never prompt). */
+  input?: string | false;
   concurrency: string;
 }
 
@@ -33,7 +34,8 @@ async function* idsFrom(args: string[], input: string | undefined, ctx: Context)
 }
 
 export async function runOrderGet(ids: string[], flags: GetFlags, ctx: Context): Promise<void> {
-  if (ids.length === 0 && flags.input === undefined)
+  const input = typeof flags.input === 'string' ? flags.input : undefined;
+  if (ids.length === 0 && input === undefined)
     throw usageError('give at least one order id or uuid, or --input FILE');
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
@@ -45,7 +47,7 @@ export async function runOrderGet(ids: string[], flags: GetFlags, ctx: Context):
   const { createOrderWriter } = await import('../../output/order-writer.js');
   const { orderedPool } = await import('../../orders/ordered-pool.js');
   const session = await openSession(ctx, flags);
-  const single = ids.length === 1 && flags.input === undefined;
+  const single = ids.length === 1 && input === undefined;
   const writer = createOrderWriter(
     ctx,
     flags,
@@ -63,7 +65,7 @@ export async function runOrderGet(ids: string[], flags: GetFlags, ctx: Context):
   let worst: CliError | undefined;
   let failures = 0;
   try {
-    for await (const result of orderedPool(idsFrom(ids, flags.input, ctx), lookup, {
+    for await (const result of orderedPool(idsFrom(ids, input, ctx), lookup, {
       concurrency,
       stopped: () => ctx.signal.aborted,
     })) {
