@@ -18,7 +18,7 @@ __payorder_opts() {
     "config get") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config set") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
-    "config list") echo "--all --json --debug -q --quiet --no-input --no-color -h --help" ;;
+    "config list") echo "--debug -q --quiet --no-input --no-color --all --json -h --help" ;;
     "order") echo "-h --help" ;;
     "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --dry-run --env --api --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "order get") echo "--input --concurrency --env --api --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;

@@ -30,7 +30,13 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    await buildProgram(ctx).parseAsync(argv);
+    const program = buildProgram(ctx);
+    // `payorder` alone is a request for the overview, not a mistake.
+    if (argv.length <= 2) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    await program.parseAsync(argv);
     return controller.signal.aborted && process.exitCode === undefined
       ? EXIT.ok
       : Number(process.exitCode ?? EXIT.ok);

@@ -55,11 +55,11 @@ export function buildProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // Help is colored by the same rules as everything else (TTY, NO_COLOR, FORCE_COLOR, TERM=dumb).
+      getOutHasColors: () => ctx.io.colorOut,
+      getErrHasColors: () => ctx.io.colorErr,
     })
-    .addHelpText('after', OVERVIEW)
-    .action(() => {
-      program.outputHelp();
-    });
+    .addHelpText('after', OVERVIEW);
   registerLogin(program, ctx);
   registerLogout(program, ctx);
   registerStatus(program, ctx);

@@ -47,7 +47,6 @@ export function withConventions(command: Command): Command {
 
 /** Appends an "Examples:" section to a command's help. */
 export function withExamples(command: Command, examples: Array<[string, string]>): Command {
-  const width = Math.max(...examples.map(([, cmd]) => cmd.length));
-  const lines = examples.map(([what, cmd]) => `  $ ${cmd.padEnd(width)}  # ${what}`);
-  return command.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);
+  const lines = examples.map(([what, cmd]) => `  # ${what}\n  $ ${cmd}`);
+  return command.addHelpText('after', `\nExamples:\n${lines.join('\n\n')}\n`);
 }

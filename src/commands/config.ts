@@ -109,28 +109,38 @@ export function registerConfig(program: Command, ctx: Context): void {
     ],
     ['see what is set', 'payorder config list'],
     ['script on JSON by default', 'payorder config set default-output json'],
+    ['every key with what it does', 'payorder config list --all | grep url'],
   ]);
-  withConventions(
-    config
-      .command('get')
-      .description('print one setting')
-      .argument('<key>', 'the setting, e.g. stage.v2.auth-url'),
-  ).action((key: string) => runConfigGet(key, ctx));
-  withConventions(
-    config
-      .command('set')
-      .description('change one setting')
-      .argument('<key>', 'the setting')
-      .argument('<value>', 'its new value'),
-  ).action((key: string, value: string) => runConfigSet(key, value, ctx));
-  withConventions(
-    config.command('unset').description('remove one setting').argument('<key>', 'the setting'),
-  ).action((key: string) => runConfigUnset(key, ctx));
-  withConventions(
-    config
-      .command('list')
-      .description('list settings')
-      .option('--all', 'include settings that are not set, with what each does')
-      .option('--json', 'print JSON'),
-  ).action((flags: { json?: boolean; all?: boolean }) => runConfigList(flags, ctx));
+  const sub = (name: string, description: string, examples: Array<[string, string]>) =>
+    withExamples(withConventions(config.command(name).description(description)), examples);
+  sub('get', 'print one setting', [
+    ['where stage v2 orders go', 'payorder config get stage.v2.checkout-url'],
+    ['in a script', 'curl -s "$(payorder config get sandbox.v2.checkout-url)/_sandbox" | jq .orders'],
+  ])
+    .argument('<key>', 'the setting, e.g. stage.v2.auth-url')
+    .action((key: string) => runConfigGet(key, ctx));
+  sub('set', 'change one setting', [
+    ['the stage v2 token address', 'payorder config set stage.v2.auth-url https://auth.stage.example.com'],
+    ['JSON unless asked otherwise', 'payorder config set default-output json'],
+    ['from a file of KEY VALUE lines', 'xargs -n2 payorder config set < payorder.settings'],
+  ])
+    .argument('<key>', 'the setting')
+    .argument('<value>', 'its new value')
+    .action((key: string, value: string) => runConfigSet(key, value, ctx));
+  sub('unset', 'remove one setting', [
+    ['back to the built-in default', 'payorder config unset default-output'],
+    [
+      'forget every stage address',
+      'payorder config list --json | jq -r "keys[]" | grep "^stage\\." | xargs -n1 payorder config unset',
+    ],
+  ])
+    .argument('<key>', 'the setting')
+    .action((key: string) => runConfigUnset(key, ctx));
+  sub('list', 'list settings', [
+    ['what is set', 'payorder config list'],
+    ['every key, with what it does', 'payorder config list --all | grep url'],
+  ])
+    .option('--all', 'include settings that are not set, with what each does')
+    .option('--json', 'print JSON')
+    .action((flags: { json?: boolean; all?: boolean }) => runConfigList(flags, ctx));
 }

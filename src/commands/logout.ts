@@ -38,6 +38,10 @@ export function registerLogout(program: Command, ctx: Context): void {
   withExamples(command, [
     ['forget stage', 'payorder logout --env stage'],
     ['forget everything', 'payorder logout --all'],
+    [
+      'every environment you are logged into',
+      "payorder status --json | jq -r '.environments[] | select(.logged_in) | .env' | xargs -n1 payorder logout --env",
+    ],
   ]);
   command.action((flags: { env?: string; all?: boolean }) => runLogout(flags, ctx));
 }

@@ -139,6 +139,10 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     ['check a shop and your payorder setup', 'payorder migrate-check src/ --config'],
     ['in CI code scanning', 'payorder migrate-check . --format sarif > migrate.sarif'],
     ['v2 bodies from recorded v1 ones', 'payorder migrate-check orders.ndjson --fix > orders.v2.ndjson'],
+    [
+      'only the errors, as a list',
+      'payorder migrate-check src/ --json | jq -r \'.findings[] | select(.severity == "error") | .location.file\' | sort -u',
+    ],
   ]);
   command.action((paths: string[], flags: MigrateFlags) => runMigrateCheck(paths, flags, ctx));
 }

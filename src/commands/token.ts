@@ -27,6 +27,7 @@ export function registerToken(program: Command, ctx: Context): void {
       'curl -H "Authorization: Bearer $(payorder token --env sandbox)" http://127.0.0.1:4010/v2/api/orders/UUID',
     ],
     ['a v1 token', 'payorder token --env stage --api v1'],
+    ['how long it lives', 'payorder token --env sandbox | cut -d. -f2 | base64 -d 2>/dev/null | jq .exp'],
   ]);
   command.action((flags: TargetFlags) => runToken(flags, ctx));
 }

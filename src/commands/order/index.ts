@@ -2,6 +2,7 @@
  * `payorder order`: the group of order commands.
  */
 import type { Command } from 'commander';
+import { withExamples } from '../../cli/shared-options.js';
 import type { Context } from '../../context.js';
 import { registerOrderCreate } from './create.js';
 import { registerOrderGet } from './get.js';
@@ -11,6 +12,14 @@ export function registerOrder(program: Command, ctx: Context): void {
     .command('order')
     .summary('create and look up payment orders')
     .description('Create payment orders and look them up.');
+  withExamples(order, [
+    [
+      'a payment link',
+      'payorder order create --amount 12.50 --description "Invoice 42" --success https://shop.example/ok --fail https://shop.example/ko',
+    ],
+    ['what happened to an order', 'payorder order get 3f0c6a1e-8d2b-4f7a-9c1e-2b6d5a4e7f10'],
+    ['only the statuses, for a script', 'payorder order get --input ids.txt -o ndjson | jq -r .status'],
+  ]);
   registerOrderCreate(order, ctx);
   registerOrderGet(order, ctx);
 }

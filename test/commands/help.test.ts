@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, cliFor, tempDir } from '../helpers/cli.js';
+
+const run = cliFor({ configDir: tempDir() });
+const COMMANDS = [
+  [],
+  ['login'],
+  ['logout'],
+  ['status'],
+  ['token'],
+  ['config'],
+  ['config', 'get'],
+  ['config', 'set'],
+  ['config', 'unset'],
+  ['config', 'list'],
+  ['order'],
+  ['order', 'create'],
+  ['order', 'get'],
+  ['migrate-check'],
+  ['completion'],
+  ['sandbox'],
+];
+const ESC = '\u001b[';
+
+describe('help', () => {
+  it('payorder alone is the overview, with workflows and the exit codes, on stdout', async () => {
+    const alone = await run([]);
+    const help = await run(['--help']);
+    expect([alone.exitCode, help.exitCode]).toEqual([0, 0]);
+    expect(alone.stdout).toBe(help.stdout);
+    expect(help.stdout).toContain('Common workflows:');
+    expect(help.stdout).toMatch(
+      /Exit codes:\n {2}0 {4}success\n {2}1 .*\n {2}2 .*\n {2}4 .*\n {2}5 .*\n {2}130 /,
+    );
+    expect(help.stderr).toBe('');
+  });
+
+  it.each(COMMANDS.filter((c) => c.length > 0))(
+    'payorder %s --help: description, options, examples (one a pipeline)',
+    async (...command) => {
+      const result = await run([...command, '--help']);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: payorder /);
+      expect(result.stdout).toContain('Options:');
+      const examples = result.stdout.split('Examples:\n')[1] ?? '';
+      const commands = examples.split('\n').filter((line) => line.startsWith('  $ '));
+      expect(commands.length).toBeGreaterThanOrEqual(2);
+      expect(commands.some((line) => /\||\$\(|<\(| < /.test(line))).toBe(true);
+    },
+  );
+
+  it.each(COMMANDS)('help snapshot: payorder %s', async (...command) => {
+    const result = await run([...command, '--help']);
+    expect(result.stdout).toMatchSnapshot();
+  });
+
+  it('shows defaults', async () => {
+    const flat = async (args: string[]) => (await run(args)).stdout.replace(/\s+/g, ' ');
+    expect(await flat(['sandbox', '--help'])).toContain('(default: "4010")');
+    expect(await flat(['order', 'create', '--help'])).toContain('(default: "4")');
+  });
+
+  it('suggests the nearest command and flag', async () => {
+    const command = await run(['ordr']);
+    expect(command.exitCode).toBe(2);
+    expect(command.stderr).toContain("unknown command 'ordr'\n(Did you mean order?)");
+    const flag = await run(['order', 'create', '--amout', '5']);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain('(Did you mean --amount?)');
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    for (const args of [['--version'], ['-V'], ['--version', '--quiet']]) {
+      const result = await run(args);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+});
+
+describe('colors and quiet', () => {
+  const fixtures = resolve(import.meta.dirname, '../fixtures/migrate/shop-js');
+
+  it('no escape codes when stdout is not a terminal, or with NO_COLOR; FORCE_COLOR forces them', async () => {
+    expect((await run(['migrate-check', fixtures])).stdout).not.toContain(ESC);
+    expect((await run(['migrate-check', fixtures], { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
+    expect(
+      (await run(['migrate-check', fixtures], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout,
+    ).not.toContain(ESC);
+    expect((await run(['--help'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(ESC);
+  });
+
+  it('on a terminal: colors, except with NO_COLOR, TERM=dumb or --no-color', async () => {
+    const onTerminal = async (extra: Record<string, string>, args = '') => {
+      const env = { PATH: process.env.PATH!, HOME: tempDir(), TERM: 'xterm-256color', ...extra };
+      const result = await execa(
+        'script',
+        ['-qefc', `"${process.execPath}" "${BIN}" migrate-check "${fixtures}" ${args}`, '/dev/null'],
+        { env, extendEnv: false, reject: false, input: '' },
+      );
+      return String(result.stdout);
+    };
+    expect(await onTerminal({})).toContain(ESC);
+    expect(await onTerminal({ NO_COLOR: '1' })).not.toContain(ESC);
+    expect(await onTerminal({ TERM: 'dumb' })).not.toContain(ESC);
+    expect(await onTerminal({}, '--no-color')).not.toContain(ESC);
+  });
+
+  it('--quiet leaves only data and errors', async () => {
+    const dir = tempDir();
+    const quiet = cliFor({ configDir: dir });
+    const set = await quiet(['config', 'set', 'default-api', 'v2', '--quiet']);
+    expect([set.exitCode, set.stdout, set.stderr]).toEqual([0, '', '']);
+    const get = await quiet(['config', 'get', 'default-api', '--quiet']);
+    expect(get.stdout).toBe('v2\n');
+    const failing = await quiet(['config', 'get', 'default-env', '--quiet']);
+    expect(failing.stderr).toContain('error: default-env is not set');
+  });
+});
