@@ -19,6 +19,13 @@ export async function main(argv: string[]): Promise<number> {
     if (firstInterrupt === 0) firstInterrupt = now;
     controller.abort(signal);
   };
+  // A reader that goes away (`payorder … | head`) is not an error: stop quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(EXIT.ok);
+      throw error;
+    });
+  }
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 

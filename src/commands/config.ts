@@ -99,7 +99,7 @@ export function registerConfig(program: Command, ctx: Context): void {
     .command('config')
     .summary('read and change settings: addresses and defaults')
     .description(
-      'Read and change payorder settings: the auth and checkout base addresses per environment and API\n' +
+      'Read and change payorder settings: the auth and checkout base addresses per environment and API ' +
         'version (payorder appends /1 or /v2/api itself), and the default environment, version and output.',
     );
   withExamples(config, [

@@ -170,7 +170,7 @@ export function registerLogin(program: Command, ctx: Context): void {
     .summary("store an environment's credentials after checking them")
     .description(
       "Check an environment's credentials with a real token request and store them (0600) with the token.\n" +
-        'On a terminal it asks for what is missing (the secret hidden). In scripts give PAYORDER_USERNAME,\n' +
+        'On a terminal it asks for what is missing (the secret hidden). In scripts give PAYORDER_USERNAME, ' +
         'PAYORDER_CLIENT_ID and PAYORDER_CLIENT_SECRET_ID, or the flags below: the secret never as a flag value.',
     )
     .option('--username <name>', 'account user name')

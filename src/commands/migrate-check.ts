@@ -118,8 +118,8 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     .command('migrate-check')
     .summary('is this v1 integration ready for v2?')
     .description(
-      'Check an integration for what breaks on API v2 before v1 is switched off on 2026-12-31: request\n' +
-        'bodies (JSON, arrays, NDJSON), request records, HAR captures, source code in any language (honoring\n' +
+      'Check an integration for what breaks on API v2 before v1 is switched off on 2026-12-31: request ' +
+        'bodies (JSON, arrays, NDJSON), request records, HAR captures, source code in any language (honoring ' +
         '.gitignore), and your payorder setup. Exit 0 when ready (no error), 1 when not, 2 on bad usage.',
     )
     .argument('[paths...]', 'files or folders to check; - for stdin')

@@ -116,7 +116,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .command('sandbox')
     .summary('run a local emulator of the whole service')
     .description(
-      'Run a local, spec-faithful emulator of the Payment Order Service: both API versions, tokens, orders,\n' +
+      'Run a local, spec-faithful emulator of the Payment Order Service: both API versions, tokens, orders, ' +
         'a payment page and a /_sandbox control API (journal, clock, forced errors and faults).',
     )
     .option('-p, --port <n>', 'port to listen on; 0 picks a free one', '4010')

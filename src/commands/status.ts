@@ -116,8 +116,8 @@ export function registerStatus(program: Command, ctx: Context): void {
     .command('status')
     .summary('show logins, addresses and token lifetimes')
     .description(
-      'Show, per environment, the user and client id, API version, addresses, how long cached tokens last and\n' +
-        'where the credentials come from. Never shows a secret or a token. Exits 4 when the chosen environment\n' +
+      'Show, per environment, the user and client id, API version, addresses, how long cached tokens last and ' +
+        'where the credentials come from. Never shows a secret or a token. Exits 4 when the chosen environment ' +
         'has no usable credentials.',
     )
     .option('--json', 'print JSON');

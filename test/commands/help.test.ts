@@ -72,6 +72,17 @@ describe('help', () => {
     expect(flag.stderr).toContain('(Did you mean --amount?)');
   });
 
+  it('a reader that goes away early is no error (payorder … | head -1)', async () => {
+    const result = await execa(
+      'bash',
+      ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" order create --help | head -1`],
+      { reject: false },
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('Usage: payorder order create [options]');
+    expect(result.stderr).toBe('');
+  });
+
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
     for (const args of [['--version'], ['-V'], ['--version', '--quiet']]) {

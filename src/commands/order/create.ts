@@ -125,9 +125,9 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
     .command('create')
     .summary('create an order and get its payment link')
     .description(
-      'Create a payment order and print it with its payment link. --amount is a decimal in major units on both\n' +
-        'versions (payorder sends "12.50" on v1 and "1250" on v2). With --input, create one order per line of an\n' +
-        'NDJSON or CSV file (columns: amount or amount_cents, description, success, fail, notification_url,\n' +
+      'Create a payment order and print it with its payment link. --amount is a decimal in major units on both ' +
+        'versions (payorder sends "12.50" on v1 and "1250" on v2). With --input, create one order per line of an ' +
+        'NDJSON or CSV file (columns: amount or amount_cents, description, success, fail, notification_url, ' +
         'external_reference), streaming, with a resumable --journal.',
     )
     .option('--amount <decimal>', 'amount in major units, at most 2 decimals, e.g. 12.50')

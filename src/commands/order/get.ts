@@ -92,7 +92,7 @@ export function registerOrderGet(order: Command, ctx: Context): void {
     .command('get')
     .summary('look orders up by uuid or v1 id')
     .description(
-      'Look orders up: by uuid on both versions, or by the v1 order id (a resource path such as /1/order/abc is\n' +
+      'Look orders up: by uuid on both versions, or by the v1 order id (a resource path such as /1/order/abc is ' +
         'reduced to its last segment). Several ids, or --input with one per line, for bulk lookups.',
     )
     .argument('[id...]', 'order uuids or v1 ids')
