@@ -1,0 +1,101 @@
+/**
+ * The README is a user guide whose every `sh` block runs: this test runs them in order, in one bash
+ * session, against the sandbox the README itself starts (on a free port instead of 4010), with the
+ * built CLI as `payorder`. Lines that install or test the project itself (npm ci/test/pack/install,
+ * npm run demo) are covered by their own tests and skipped here.
+ */
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, expectNoLeak, tempDir } from './helpers/cli.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run demo\b)/;
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+describe('README', () => {
+  it('every sh block runs green, in order, against a sandbox', async () => {
+    const port = await freePort();
+    const work = tempDir('payorder-readme-');
+    const shims = join(work, '.bin');
+    mkdirSync(shims);
+    writeFileSync(join(shims, 'payorder'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(shims, 'payorder'), 0o755);
+    symlinkSync(join(ROOT, 'test'), join(work, 'test'));
+    const lines = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'))
+      .join('\n')
+      .replace(/\\\n/g, ' ')
+      .split('\n')
+      .filter((line) => !SKIPPED.test(line.trim()))
+      .join('\n')
+      .replaceAll('4010', String(port));
+    const script = `set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${lines}\n`;
+    const sandboxUrl = `http://127.0.0.1:${port}`;
+    const result = await execa('bash', ['-c', script], {
+      cwd: work,
+      reject: false,
+      extendEnv: false,
+      timeout: 120_000,
+      env: {
+        PATH: `${shims}:${process.env.PATH}`,
+        HOME: work,
+        PAYORDER_CONFIG_DIR: join(work, 'config'),
+        PAYORDER_AUTH_URL: sandboxUrl,
+        PAYORDER_CHECKOUT_URL: sandboxUrl,
+        PAYORDER_USERNAME: 'sandbox-merchant',
+        PAYORDER_CLIENT_ID: 'sandbox-client',
+        PAYORDER_CLIENT_SECRET_ID: 'sandbox-secret',
+      },
+    });
+    expect(result.exitCode, `${result.stderr}\n${result.stdout}`.slice(-3000)).toBe(0);
+    expectNoLeak({
+      exitCode: 0,
+      stdout: String(result.stdout).replace(/"access_token":"[^"]+"/g, ''),
+      stderr: String(result.stderr),
+    });
+    // A few things the guide promises, seen in its own run.
+    expect(result.stdout).toContain('Pay here: http://127.0.0.1:');
+    expect(result.stdout).toContain('"REFUNDED"');
+    expect(result.stdout).toContain('"code":"1003"');
+    expect(result.stdout).toMatch(/^exit 2$/m);
+    expect(result.stderr).toContain('--amount: must have at most 2 decimals');
+    expect(readFileSync(join(work, 'orders.v2.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
+  }, 150_000);
+
+  it('documents every exit code, every PAYORDER_ variable and every command', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const code of ['| 0 |', '| 1 |', '| 2 |', '| 4 |', '| 5 |', '| 130 |'])
+      expect(readme).toContain(code);
+    const source = await execa('grep', ['-rhoE', 'PAYORDER_[A-Z_]+', join(ROOT, 'src')]);
+    for (const variable of new Set(source.stdout.split('\n')))
+      if (variable !== 'PAYORDER_VERSION') expect(readme).toContain(variable);
+    for (const command of [
+      'login',
+      'logout',
+      'status',
+      'token',
+      'config',
+      'order create',
+      'order get',
+      'migrate-check',
+      'completion',
+      'sandbox',
+    ]) {
+      expect(readme).toContain(`payorder ${command}`);
+    }
+  });
+});
