@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
   });
 }
 
-export function shellBlocks(markdown: string): string[] {
+function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 

@@ -28,7 +28,7 @@ export function registerCompletion(program: Command, ctx: Context): void {
     .addArgument(new Argument('<shell>', 'the shell').choices(COMPLETION_SHELLS));
   withExamples(command, [
     ['bash, for this session', 'source <(payorder completion bash)'],
-    ['zsh, installed', 'payorder completion zsh > "${fpath[1]}/_payorder"'],
+    ['zsh, installed (with ~/.zfunc in $fpath)', 'payorder completion zsh > ~/.zfunc/_payorder'],
     ['fish, installed', 'payorder completion fish > ~/.config/fish/completions/payorder.fish'],
   ]);
   command.action((shell: (typeof COMPLETION_SHELLS)[number]) => runCompletion(shell, program, ctx));

@@ -30,7 +30,7 @@ export interface CommandModel {
 /** Options whose value is a file name. */
 const FILE_OPTIONS = new Set(['--input', '--journal', '--client-secret-file', '--state']);
 
-function valueOf(option: Option): ValueKind {
+function valueKindOf(option: Option): ValueKind {
   if (!option.required && !option.optional) return { kind: 'flag' };
   if (option.argChoices) return { kind: 'choices', words: [...option.argChoices] };
   if (option.long && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
@@ -53,7 +53,7 @@ export function buildModel(program: Command): CommandModel[] {
         long: option.long,
         short: option.short,
         description: option.description,
-        value: valueOf(option),
+        value: valueKindOf(option),
       }));
     options.push(HELP);
     const argument = command.registeredArguments[0];

@@ -29,6 +29,8 @@ export function httpOptions(ctx: Context, secrets: string[] = [], interruptible 
 
 export class Session {
   readonly client: ServiceClient;
+  /** The token this process uses, so a batch does not read the store for every order. */
+  #current: CachedToken | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -48,11 +50,16 @@ export class Session {
       cached.accessToken !== refused &&
       Date.parse(cached.expiresAt) - RENEW_EARLY_MS > this.ctx.clock().getTime();
     const { env, version } = this.target;
+    if (usable(this.#current)) return this.#current!.accessToken;
     const cached = this.store.read().environments?.[env]?.tokens?.[version];
-    if (usable(cached)) return cached!.accessToken;
-    return this.store.update(async (data) => {
+    if (usable(cached)) {
+      this.#current = cached;
+      return cached!.accessToken;
+    }
+    // Renew under the store's lock: a process that waited re-reads and uses the first one's token.
+    this.#current = await this.store.update(async (data) => {
       const current = data.environments?.[env]?.tokens?.[version];
-      if (usable(current)) return current!.accessToken;
+      if (usable(current)) return current!;
       const issued = await this.client.requestToken(this.credentials);
       const profile = profileOf(data, env);
       profile.tokens ??= {};
@@ -61,8 +68,9 @@ export class Session {
         expiresAt: new Date(this.ctx.clock().getTime() + issued.expiresIn * 1000).toISOString(),
         clientId: this.credentials.clientId,
       };
-      return issued.accessToken;
+      return profile.tokens[version];
     });
+    return this.#current.accessToken;
   }
 
   /** Runs a request with a token; on the explicit-deny 403 (expired) renews once and repeats once. */

@@ -4,10 +4,10 @@
  * whatever the umask. Every read-modify-write holds a cross-process lock and re-reads under it, so
  * parallel payorder processes never lose each other's writes. A broken file is reported, never replaced.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
-import lockfile from 'proper-lockfile';
+import type Conf from 'conf';
 import type { Env } from '../context.js';
 import { CliError } from '../errors.js';
 import type { StoreData } from './profile-data.js';
@@ -15,23 +15,30 @@ import type { StoreData } from './profile-data.js';
 export type { StoreData } from './profile-data.js';
 
 export class ProfileStore {
-  readonly #conf: Conf<StoreData>;
+  #conf: Conf<StoreData> | undefined;
 
   constructor(
     readonly dir: string,
-    conf: Conf<StoreData>,
-  ) {
-    this.#conf = conf;
-  }
+    readonly path: string,
+  ) {}
 
-  get path(): string {
-    return this.#conf.path;
-  }
-
-  /** The whole store as it is on disk now. */
+  /**
+   * The whole store as it is on disk now. Reading is a plain JSON parse of conf's file, so a command
+   * that only reads (most do, once a token is cached) does not load conf and its schema validator.
+   */
   read(): StoreData {
+    let text: string;
     try {
-      return structuredClone(this.#conf.store);
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw brokenStore(this.path, error);
+    }
+    try {
+      const data: unknown = JSON.parse(text);
+      if (typeof data !== 'object' || data === null || Array.isArray(data))
+        throw new Error('not a JSON object');
+      return data as StoreData;
     } catch (error) {
       throw brokenStore(this.path, error);
     }
@@ -43,6 +50,7 @@ export class ProfileStore {
    */
   async update<T>(change: (data: StoreData) => Promise<T> | T): Promise<T> {
     this.#ensureDir();
+    const [{ default: lockfile }, conf] = await Promise.all([import('proper-lockfile'), this.#openConf()]);
     const release = await lockfile.lock(this.dir, {
       lockfilePath: join(this.dir, 'config.lock'),
       realpath: false,
@@ -53,11 +61,28 @@ export class ProfileStore {
     try {
       const data = this.read();
       const result = await change(data);
-      this.#conf.store = data;
+      conf.store = data;
       return result;
     } finally {
       await release();
     }
+  }
+
+  async #openConf(): Promise<Conf<StoreData>> {
+    if (this.#conf) return this.#conf;
+    const { default: ConfClass } = await import('conf');
+    try {
+      this.#conf = new ConfClass<StoreData>({
+        cwd: this.dir,
+        configName: 'config',
+        projectName: 'payorder',
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+      });
+    } catch (error) {
+      throw brokenStore(this.path, error);
+    }
+    return this.#conf;
   }
 
   #ensureDir(): void {
@@ -73,22 +98,9 @@ function brokenStore(path: string, error: unknown): CliError {
   });
 }
 
-/** Opens the store in PAYORDER_CONFIG_DIR, else the XDG config folder. */
+/** The store's folder: PAYORDER_CONFIG_DIR, else $XDG_CONFIG_HOME/payorder (usually ~/.config/payorder). */
 export function openStore(env: Env): ProfileStore {
-  const options = {
-    projectName: 'payorder',
-    projectSuffix: '',
-    configName: 'config',
-    configFileMode: 0o600,
-    clearInvalidConfig: false,
-    ...(env.PAYORDER_CONFIG_DIR ? { cwd: env.PAYORDER_CONFIG_DIR } : {}),
-  };
-  let conf: Conf<StoreData>;
-  try {
-    conf = new Conf<StoreData>(options);
-  } catch (error) {
-    const dir = env.PAYORDER_CONFIG_DIR ?? 'the payorder config folder';
-    throw brokenStore(join(dir, 'config.json'), error);
-  }
-  return new ProfileStore(env.PAYORDER_CONFIG_DIR ?? join(conf.path, '..'), conf);
+  const base = env.XDG_CONFIG_HOME || join(env.HOME ?? homedir(), '.config');
+  const dir = env.PAYORDER_CONFIG_DIR || join(base, 'payorder');
+  return new ProfileStore(dir, join(dir, 'config.json'));
 }

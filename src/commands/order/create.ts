@@ -6,7 +6,6 @@ import type { Command } from 'commander';
 import { withConventions, withExamples, withOutput, withTarget } from '../../cli/shared-options.js';
 import type { Context } from '../../context.js';
 import { maskAuthorization } from '../../contract/masking.js';
-import { orderRequestBody } from '../../contract/schemas.js';
 import { usageError } from '../../errors.js';
 import { draftFrom, flagName, type OrderFields } from '../../orders/draft.js';
 import type { OutputFlags } from '../../output/formats.js';
@@ -83,6 +82,7 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
   }
 
   const draft = draftFrom(fields, target.version, flagName);
+  const { orderRequestBody } = await import('../../contract/schemas.js');
   if (draft.notificationUrl && target.version === 'v2') {
     warn(
       ctx,
