@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { readAll } from '../cli/read-all.js';
 import { withConventions, withExamples, withTarget } from '../cli/shared-options.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/schemas.js';
@@ -21,12 +22,6 @@ export interface LoginFlags extends TargetFlags {
   authUrl?: string;
   checkoutUrl?: string;
   json?: boolean;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const firstLine = (text: string) => text.replace(/\r?\n[\s\S]*$/, '');

@@ -5,6 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { type Command, Option } from 'commander';
+import { readAll } from '../cli/read-all.js';
 import { withConventions, withExamples } from '../cli/shared-options.js';
 import type { Context } from '../context.js';
 import { CliError, usageError } from '../errors.js';
@@ -20,12 +21,6 @@ export interface MigrateFlags {
   fix?: boolean;
   write?: boolean;
   rules?: boolean;
-}
-
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function serialize(format: string, items: unknown[]): string {
@@ -62,7 +57,7 @@ export async function runMigrateCheck(paths: string[], flags: MigrateFlags, ctx:
     throw usageError(`--live: unknown environment "${flags.live}"; choose one of ${ENV_CHOICES.join(', ')}`);
 
   const { scan } = await import('../migrate/scan.js');
-  const stdinText = paths.includes('-') ? await readStdin(ctx.io.stdin) : undefined;
+  const stdinText = paths.includes('-') ? await readAll(ctx.io.stdin) : undefined;
   const result = scan(paths, { fix: Boolean(flags.fix), stdinText });
   const setup = await import('../migrate/setup.js');
   if (flags.config) result.findings.push(...(await setup.checkConfig(ctx)));

@@ -271,35 +271,10 @@ export function orderResponseBody(
 
 /** Reads an order body of the given version into payorder's shape; undefined if it is not one. */
 export function readOrder(version: ApiVersion, body: unknown): Order | undefined {
-  if (version === 'v1') {
-    const parsed = orderSchema.v1.safeParse(body);
-    if (!parsed.success) return undefined;
-    const o = parsed.data;
-    const cents = centsOf(() => parseAmount(String(o.amount)));
-    if (cents === undefined) return undefined;
-    return {
-      version,
-      id: o.id,
-      uuid: o.uuid,
-      type: o.type,
-      status: o.status,
-      amount: formatAmount(cents),
-      amount_cents: formatCents(cents),
-      currency: o.currency ?? null,
-      order_number: o.orderNumber ?? null,
-      ref_number: o.refNumber ?? null,
-      external_reference: null,
-      links: {
-        checkout: o.links.checkoutLink ?? o.links.checkout ?? null,
-        success: o.links.success ?? null,
-        failed: o.links.failed ?? null,
-      },
-    };
-  }
-  const parsed = orderSchema.v2.safeParse(body);
+  const parsed = version === 'v1' ? orderSchema.v1.safeParse(body) : orderSchema.v2.safeParse(body);
   if (!parsed.success) return undefined;
-  const o = parsed.data;
-  const cents = centsOf(() => parseCents(String(o.amount)));
+  const o = parsed.data as z.output<typeof orderSchema.v1> & z.output<typeof orderSchema.v2>;
+  const cents = centsOf(() => (version === 'v1' ? parseAmount : parseCents)(String(o.amount)));
   if (cents === undefined) return undefined;
   return {
     version,
@@ -309,12 +284,13 @@ export function readOrder(version: ApiVersion, body: unknown): Order | undefined
     status: o.status,
     amount: formatAmount(cents),
     amount_cents: formatCents(cents),
-    currency: null,
-    order_number: null,
-    ref_number: null,
+    currency: o.currency ?? null,
+    order_number: o.orderNumber ?? null,
+    ref_number: o.refNumber ?? null,
     external_reference: o.external_reference ?? null,
     links: {
-      checkout: o.links.checkout_link,
+      // v2 calls it checkout_link, v1 checkoutLink, and the reference's v1 sample reads checkout.
+      checkout: o.links.checkout_link ?? o.links.checkoutLink ?? o.links.checkout ?? null,
       success: o.links.success ?? null,
       failed: o.links.failed ?? null,
     },

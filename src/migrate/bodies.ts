@@ -113,41 +113,25 @@ function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[
           `amount "${String(body.amount)}" as a string`,
         ),
       );
-    } else if (v1) {
-      try {
-        const cents = parseAmount(body.amount);
-        out.push(
-          finding(
-            'PO104',
-            at('/amount'),
-            `decimal amount "${body.amount}"`,
-            `amount "${body.amount}" → "${formatCents(cents)}"`,
-          ),
-        );
-      } catch (error) {
-        if (!(error instanceof AmountError)) throw error;
-        out.push(
-          finding(
-            'PO201',
-            at('/amount'),
-            `amount "${body.amount}" ${error.rule} (1003 on v1 too)`,
-            'digits and a single point, at most 2 decimals, e.g. "149.90"',
-          ),
-        );
-      }
     } else {
+      const amount = body.amount;
       try {
-        parseCents(body.amount);
+        const cents = (v1 ? parseAmount : parseCents)(amount);
+        if (v1)
+          out.push(
+            finding(
+              'PO104',
+              at('/amount'),
+              `decimal amount "${amount}"`,
+              `amount "${amount}" → "${formatCents(cents)}"`,
+            ),
+          );
       } catch (error) {
         if (!(error instanceof AmountError)) throw error;
-        out.push(
-          finding(
-            'PO201',
-            at('/amount'),
-            `amount "${body.amount}" ${error.rule}`,
-            'whole cents as an integer string, e.g. "14990"',
-          ),
-        );
+        const [suffix, fix] = v1
+          ? [' (1003 on v1 too)', 'digits and a single point, at most 2 decimals, e.g. "149.90"']
+          : ['', 'whole cents as an integer string, e.g. "14990"'];
+        out.push(finding('PO201', at('/amount'), `amount "${amount}" ${error.rule}${suffix}`, fix));
       }
     }
   }

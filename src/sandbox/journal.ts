@@ -18,17 +18,8 @@ export interface JournalEntry {
   body?: unknown;
 }
 
-interface Recorded {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  route?: string;
-  version?: string;
-  status: number;
-  authorization?: string;
-  body?: unknown;
-}
+/** An entry as kept: a timestamp instead of the ISO time, nothing masked yet. */
+type Recorded = Omit<JournalEntry, 'time'> & { at: number };
 
 export class Journal {
   #entries: Recorded[] = [];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cliFor, tempDir } from '../helpers/cli.js';
+import { BIN, cliFor, onTerminal, tempDir } from '../helpers/cli.js';
 
 const run = cliFor({ configDir: tempDir() });
 const COMMANDS = [
@@ -105,19 +105,15 @@ describe('colors and quiet', () => {
   });
 
   it('on a terminal: colors, except with NO_COLOR, TERM=dumb or --no-color', async () => {
-    const onTerminal = async (extra: Record<string, string>, args = '') => {
+    const screen = async (extra: Record<string, string>, args = '') => {
       const env = { PATH: process.env.PATH!, HOME: tempDir(), TERM: 'xterm-256color', ...extra };
-      const result = await execa(
-        'script',
-        ['-qefc', `"${process.execPath}" "${BIN}" migrate-check "${fixtures}" ${args}`, '/dev/null'],
-        { env, extendEnv: false, reject: false, input: '' },
-      );
-      return String(result.stdout);
+      return (await onTerminal(`"${process.execPath}" "${BIN}" migrate-check "${fixtures}" ${args}`, env))
+        .stdout;
     };
-    expect(await onTerminal({})).toContain(ESC);
-    expect(await onTerminal({ NO_COLOR: '1' })).not.toContain(ESC);
-    expect(await onTerminal({ TERM: 'dumb' })).not.toContain(ESC);
-    expect(await onTerminal({}, '--no-color')).not.toContain(ESC);
+    expect(await screen({})).toContain(ESC);
+    expect(await screen({ NO_COLOR: '1' })).not.toContain(ESC);
+    expect(await screen({ TERM: 'dumb' })).not.toContain(ESC);
+    expect(await screen({}, '--no-color')).not.toContain(ESC);
   });
 
   it('--quiet leaves only data and errors', async () => {

@@ -66,14 +66,7 @@ describe('payorder login', () => {
   });
 
   it('by prompt on a terminal (pseudo-TTY), the secret hidden', async () => {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: e2e.dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-      TERM: 'dumb',
-    };
+    const env = e2e.env({ TERM: 'dumb' });
     const child = execa(
       'script',
       ['-qefc', `"${process.execPath}" "${BIN}" login --env stage --api v2`, '/dev/null'],
@@ -213,14 +206,7 @@ describe('the store', () => {
 
   it('is 0600 in a 0700 folder even under umask 000', async () => {
     const dir = join(e2e.dir, 'nested');
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-      ...SHOP_ENV,
-    };
+    const env = e2e.env({ PAYORDER_CONFIG_DIR: dir, ...SHOP_ENV });
     const result = await execa(
       'sh',
       ['-c', `umask 000; exec "${process.execPath}" "${BIN}" login --env sandbox`],

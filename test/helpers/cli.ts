@@ -34,15 +34,39 @@ export interface CliOptions {
   cwd?: string;
 }
 
-/** A CLI bound to one config folder and one sandbox. */
-export function cliFor(base: { configDir: string; url?: string }) {
-  const baseEnv = (extra: Record<string, string | undefined> = {}) => ({
+/** The whole environment a test gives payorder: a config folder, and a sandbox for every address. */
+export function cliEnv(
+  base: { configDir: string; url?: string },
+  extra: Record<string, string | undefined> = {},
+) {
+  return {
     PATH: process.env.PATH,
     HOME: base.configDir,
     PAYORDER_CONFIG_DIR: base.configDir,
     ...(base.url ? { PAYORDER_AUTH_URL: base.url, PAYORDER_CHECKOUT_URL: base.url } : {}),
     ...extra,
+  };
+}
+
+/** Runs a shell command line on a pseudo-terminal (`script`) and returns what the screen showed. */
+export async function onTerminal(command: string, env: Record<string, string | undefined>): Promise<Result> {
+  const result = await execa('script', ['-qefc', command, '/dev/null'], {
+    env,
+    extendEnv: false,
+    reject: false,
+    input: '',
+    timeout: 15_000,
   });
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout).replace(/\r/g, ''),
+    stderr: String(result.stderr),
+  };
+}
+
+/** A CLI bound to one config folder and one sandbox. */
+export function cliFor(base: { configDir: string; url?: string }) {
+  const baseEnv = (extra: Record<string, string | undefined> = {}) => cliEnv(base, extra);
   return async function run(args: string[], options: CliOptions = {}): Promise<Result> {
     const execaOptions: Options = {
       reject: false,

@@ -4,7 +4,7 @@
  */
 import { beforeEach } from 'vitest';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
-import { cliFor, SHOP, tempDir } from './cli.js';
+import { cliEnv, cliFor, SHOP, tempDir } from './cli.js';
 import { useSandbox } from './sandbox.js';
 
 export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
@@ -13,6 +13,9 @@ export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
     sb,
     dir: '',
     run: undefined as unknown as ReturnType<typeof cliFor>,
+    /** The environment the CLI runs with, for tests that start it themselves. */
+    env: (extra: Record<string, string | undefined> = {}) =>
+      cliEnv({ configDir: state.dir, url: sb.url }, extra),
   };
   beforeEach(() => {
     state.dir = tempDir();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, expectNoLeak, SECRET } from '../../helpers/cli.js';
+import { BIN, expectNoLeak, onTerminal, SECRET } from '../../helpers/cli.js';
 import { loginArgs, useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 
@@ -160,13 +160,7 @@ describe('order create --input', () => {
       ms: 15,
       times: 10_000,
     });
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: e2e.dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-    };
+    const env = e2e.env();
     const child = execa(
       process.execPath,
       [BIN, 'order', 'create', '--env', 'sandbox', '--input', file, '--journal', journalFile, '-o', 'ndjson'],
@@ -217,13 +211,7 @@ describe('order create --input', () => {
       ms: 20,
       times: 10_000,
     });
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: e2e.dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-    };
+    const env = e2e.env();
     const child = execa(
       process.execPath,
       [BIN, 'order', 'create', '--env', 'sandbox', '--input', file, '--journal', journalFile, '-o', 'ndjson'],
@@ -259,23 +247,11 @@ describe('order create --input', () => {
     await login();
     const file = join(e2e.dir, 'orders.ndjson');
     writeFileSync(file, [line(1), line(2), '{"amount": "x"}'].join('\n'));
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: e2e.dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-    };
+    const env = e2e.env();
     for (const size of ['stty cols 120 rows 40; ', '']) {
       const command = `${size}"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}"`;
-      const result = await execa('script', ['-qefc', command, '/dev/null'], {
-        env,
-        extendEnv: false,
-        reject: false,
-        input: '',
-        timeout: 15_000,
-      });
-      const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      const result = await onTerminal(command, env);
+      const screen = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       expect(result.exitCode).toBe(1);
       expect(screen).toMatch(/line 1 {2}✓ {2}1\.01 {2}PENDING {2}http:/);
       expect(screen).toContain('line 3  ✗  line 3: amount: must contain only digits and a single point');

@@ -1,7 +1,6 @@
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, SECRET } from '../../helpers/cli.js';
+import { BIN, onTerminal, SECRET } from '../../helpers/cli.js';
 import { loginArgs, useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 
@@ -149,22 +148,10 @@ describe('output modes', () => {
 
   it('a table for a person on a terminal, the link on its own line, no colors with NO_COLOR', async () => {
     await login();
-    const env = {
-      PATH: process.env.PATH,
-      HOME: e2e.dir,
-      PAYORDER_CONFIG_DIR: e2e.dir,
-      PAYORDER_AUTH_URL: e2e.sb.url,
-      PAYORDER_CHECKOUT_URL: e2e.sb.url,
-      NO_COLOR: '1',
-    };
+    const env = e2e.env({ NO_COLOR: '1' });
     const command = `"${process.execPath}" "${BIN}" order create --env sandbox --amount 12.5 ${ORDER.map((a) => `'${a}'`).join(' ')}`;
-    const result = await execa('script', ['-qefc', command, '/dev/null'], {
-      env,
-      extendEnv: false,
-      reject: false,
-      input: '',
-    });
-    const screen = String(result.stdout).replace(/\r/g, '');
+    const result = await onTerminal(command, env);
+    const screen = result.stdout;
     expect(result.exitCode).toBe(0);
     expect(screen).toMatch(/status\s+PENDING/);
     expect(screen).toMatch(/amount\s+12\.50/);
