@@ -119,7 +119,7 @@ async function manyTable(orders: Order[], paint: ReturnType<typeof painter>): Pr
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: ['uuid', 'status', 'amount', 'api', 'payment link'],
-    style: { head: paint.level > 0 ? ['bold'] : [], border: paint.level > 0 ? ['grey'] : [] },
+    style: { head: paint.level > 0 ? ['bold'] : [], border: paint.level > 0 ? ['grey'] : [], compact: true },
   });
   for (const order of orders) {
     table.push([
