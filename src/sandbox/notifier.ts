@@ -17,6 +17,8 @@ export interface NotificationAttempt {
 export interface NotifierOptions {
   attempts: number;
   backoffMs: number;
+  /** The sandbox's clock, for the attempts' times. */
+  now: () => Date;
 }
 
 export class Notifier {
@@ -51,7 +53,7 @@ export class Notifier {
       } catch (error) {
         outcome = (error as Error).message;
       }
-      this.attempts.push({ url, uuid, status, attempt, outcome, time: new Date().toISOString() });
+      this.attempts.push({ url, uuid, status, attempt, outcome, time: this.options.now().toISOString() });
       if (typeof outcome === 'number' && outcome >= 200 && outcome < 300) return;
       if (attempt < this.options.attempts) {
         await new Promise((resolve) => setTimeout(resolve, this.options.backoffMs * 2 ** (attempt - 1)));
