@@ -67,6 +67,7 @@ export function createCore(options: SandboxOptions): SandboxCore {
     notifier: new Notifier({
       attempts: options.notifyAttempts ?? 5,
       backoffMs: options.notifyBackoffMs ?? 200,
+      now: () => core.now(),
     }),
     clockOffsetMs: 0,
     now: () => new Date(Date.now() + core.clockOffsetMs),
