@@ -4,15 +4,13 @@
  * that says what happened and what to do.
  */
 import { type CatalogEntry, matchCatalog } from '../contract/catalog.js';
+import { type Order, parseJsonExact, readOrder } from '../contract/schemas.js';
 import {
   type Credentials,
   type IssuedToken,
-  type Order,
-  parseJsonExact,
-  readOrder,
   readTokenResponse,
   tokenRequestBody,
-} from '../contract/schemas.js';
+} from '../contract/token.js';
 import { type ApiVersion, joinUrl, PATHS } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import type { EnvName } from '../session/environments.js';

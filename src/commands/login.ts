@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { readAll } from '../cli/read-all.js';
 import { withConventions, withExamples, withTarget } from '../cli/shared-options.js';
 import type { Context } from '../context.js';
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 import { CliError, usageError } from '../errors.js';
 import { note } from '../output/messages.js';
 import { checkHttpUrl } from '../session/config-keys.js';

@@ -9,9 +9,9 @@ export type Kind = 'token' | 'order' | 'order-response' | 'record' | 'unknown';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const filled = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+export const filled = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
 export function kindOf(value: unknown): Kind {
   if (!isObject(value)) return 'unknown';
@@ -33,7 +33,7 @@ export function kindOf(value: unknown): Kind {
 }
 
 /** Is this order body a v1 one (userName, or a decimal point in the amount)? */
-function isV1Order(body: Json): boolean {
+export function isV1Order(body: Json): boolean {
   return (
     'userName' in body ||
     (typeof body.amount === 'string' && body.amount.includes('.')) ||
@@ -182,7 +182,7 @@ function checkOrderResponse(body: Json, at: (pointer: string) => Location, out: 
     );
 }
 
-function v1Path(url: string): { path: string; v2: string } | undefined {
+export function v1Path(url: string): { path: string; v2: string } | undefined {
   let pathname: string;
   try {
     pathname = new URL(url, 'http://relative.invalid').pathname;
@@ -194,7 +194,7 @@ function v1Path(url: string): { path: string; v2: string } | undefined {
   return { path: pathname, v2: `${match[1]}/v2/api${match[2]!.replace(/^\/order\//, '/orders/')}` };
 }
 
-function parseMaybe(text: unknown): unknown {
+export function parseMaybe(text: unknown): unknown {
   if (typeof text !== 'string') return text;
   try {
     return JSON.parse(text);
@@ -285,68 +285,4 @@ export function checkHar(har: Json, file: string, check: BodyCheck): void {
     if (kindOf(answer) === 'order-response')
       checkOrderResponse(answer as Json, (pointer) => at(`/response/content/text${pointer}`), check.findings);
   });
-}
-
-// ── --fix: the v2 equivalents ─────────────────────────────────────────────────────────────────
-
-/** The v2 token request: user_name renamed to username, key order kept. */
-function fixToken(body: Json): Json {
-  return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [key === 'user_name' ? 'username' : key, value]),
-  );
-}
-
-/** The v2 order body: no userName, the amount in exact cents; undefined when the body is not valid. */
-function fixOrder(body: Json): Json | undefined {
-  if (typeof body.amount !== 'string') return undefined;
-  let cents: bigint;
-  try {
-    cents = isV1Order(body) ? parseAmount(body.amount) : parseCents(body.amount);
-  } catch {
-    return undefined;
-  }
-  if (!['description', 'callback_success', 'callback_fail'].every((name) => filled(body[name])))
-    return undefined;
-  const { userName: _, ...rest } = body;
-  return { ...rest, amount: formatCents(cents) };
-}
-
-/** Converts one item to v2; undefined when it cannot be (invalid, or not something the service takes). */
-export function fixItem(value: unknown): unknown {
-  switch (kindOf(value)) {
-    case 'token':
-      return fixToken(value as Json);
-    case 'order':
-      return fixOrder(value as Json);
-    case 'record': {
-      const record = value as Json;
-      const path = v1Path(String(record.url));
-      const url = path ? String(record.url).replace(path.path, path.v2) : record.url;
-      const body = parseMaybe(record.body);
-      const fixed = body === undefined ? undefined : fixItem(body);
-      if (body !== undefined && fixed === undefined) return undefined;
-      return {
-        ...record,
-        url,
-        ...(fixed === undefined
-          ? {}
-          : { body: typeof record.body === 'string' ? JSON.stringify(fixed) : fixed }),
-      };
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** HAR entries as v2 request records. */
-export function fixHar(har: Json): unknown[] {
-  const entries = ((har.log as Json | undefined)?.entries ?? []) as Json[];
-  return entries
-    .map((entry) => {
-      const request = (entry.request ?? {}) as Json;
-      const text = (request.postData as Json | undefined)?.text;
-      const body = parseMaybe(text);
-      return fixItem({ method: request.method, url: request.url, ...(body === undefined ? {} : { body }) });
-    })
-    .filter((record) => record !== undefined);
 }

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { usageError } from '../errors.js';
-import { type BodyCheck, checkHar, checkItem, fixHar, fixItem, type Kind } from './bodies.js';
+import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { findFiles } from './files.js';
+import { fixHar, fixItem } from './fix.js';
 import type { Finding, Location } from './rules.js';
 import { checkSource } from './source.js';
 

@@ -1,7 +1,7 @@
 /**
  * The sandbox's accounts: who may ask for a token. A documented test account exists when none is given.
  */
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 
 /** The built-in test account, documented in the README; it is not a secret. */
 export const TEST_ACCOUNT: Credentials = Object.freeze({

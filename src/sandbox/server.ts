@@ -4,7 +4,7 @@
  * Tests start it in-process on port 0 and stop it; the CLI command wraps it.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 import { TEST_ACCOUNT } from './accounts.js';
 import { registerControlRoutes } from './control-routes.js';
 import { ForcedQueue } from './faults.js';

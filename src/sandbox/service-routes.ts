@@ -5,14 +5,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../contract/catalog.js';
-import {
-  GRANT_TYPE,
-  ORDER_STATES,
-  orderResponseBody,
-  readOrderRequest,
-  readTokenRequest,
-  tokenResponseBody,
-} from '../contract/schemas.js';
+import { ORDER_STATES, orderResponseBody, readOrderRequest } from '../contract/schemas.js';
+import { GRANT_TYPE, readTokenRequest, tokenResponseBody } from '../contract/token.js';
 import { API_VERSIONS, type ApiVersion, PATHS } from '../contract/versions.js';
 import type { Forced } from './faults.js';
 import { notFoundPage, paymentPage } from './payment-page.js';

@@ -4,7 +4,7 @@
  */
 
 import type { Context } from '../context.js';
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
 import type { StoreData } from '../store/profile-data.js';
 import type { EnvName } from './environments.js';

@@ -5,7 +5,7 @@
 import type { HttpOptions } from '../api/http.js';
 import { EXPIRED, ServiceClient, type Target } from '../api/service.js';
 import type { Context } from '../context.js';
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
 import { type CachedToken, profileOf, type StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';

@@ -2,7 +2,7 @@
  * What the profile store holds, and helpers to reach into it. Plain data: no file access here, so
  * commands can use these without loading the store's dependencies.
  */
-import type { Credentials } from '../contract/schemas.js';
+import type { Credentials } from '../contract/token.js';
 import type { ApiVersion } from '../contract/versions.js';
 import type { OutputFormat } from '../output/formats.js';
 import type { EnvName } from '../session/environments.js';

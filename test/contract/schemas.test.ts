@@ -6,9 +6,8 @@ import {
   parseJsonExact,
   readOrder,
   readOrderRequest,
-  readTokenRequest,
-  tokenRequestBody,
 } from '../../src/contract/schemas.js';
+import { readTokenRequest, tokenRequestBody } from '../../src/contract/token.js';
 import { daysUntilSunset, PATHS } from '../../src/contract/versions.js';
 
 const credentials = { username: 'shop', clientId: 'cid', clientSecretId: 'sec' };
