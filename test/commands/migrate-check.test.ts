@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET } from '../helpers/cli.js';
@@ -9,19 +9,31 @@ const e2e = useE2E();
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/migrate');
 
 describe('payorder migrate-check', () => {
-  it('a sample shop in two languages: grouped findings, the sunset, exit 1', async () => {
-    const result = await e2e.run(['migrate-check', join(FIXTURES, 'shop-js'), join(FIXTURES, 'shop-php')], {
+  it('a sample shop in two languages: grouped findings, the sunset, exit 1; dependencies, build output, ignored and binary files left out', async () => {
+    cpSync(join(FIXTURES, 'shop-js'), join(e2e.dir, 'shop-js'), { recursive: true });
+    cpSync(join(FIXTURES, 'shop-php'), join(e2e.dir, 'shop-php'), { recursive: true });
+    // What a real checkout has beside its code; each holds a v1 marker that must not be reported.
+    const planted = [
+      'shop-js/node_modules/some-lib/index.js',
+      'shop-js/generated/client.js',
+      'shop-js/build/bundle.js',
+      'shop-php/vendor/acme/Client.php',
+    ];
+    for (const file of planted) {
+      mkdirSync(join(e2e.dir, file, '..'), { recursive: true });
+      writeFileSync(join(e2e.dir, file), "const body = { user_name: 'x' };\n");
+    }
+    writeFileSync(join(e2e.dir, 'shop-js/.gitignore'), 'generated/\n');
+    const result = await e2e.run(['migrate-check', join(e2e.dir, 'shop-js'), join(e2e.dir, 'shop-php')], {
       env: { PAYORDER_NOW: '2026-12-21T10:00:00Z' },
     });
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain(join(FIXTURES, 'shop-js/src/checkout.js'));
-    expect(result.stdout).toContain(join(FIXTURES, 'shop-php/Checkout.php'));
+    expect(result.stdout).toContain(join(e2e.dir, 'shop-js/src/checkout.js'));
+    expect(result.stdout).toContain(join(e2e.dir, 'shop-php/Checkout.php'));
     for (const rule of ['PO101', 'PO102', 'PO103', 'PO104', 'PO105', 'PO106', 'PO107', 'PO108'])
       expect(result.stdout).toContain(rule);
     expect(result.stdout).toContain('v1 is switched off on 2026-12-31: 10 days left.');
-    expect(result.stdout).not.toContain('generated/ignored.js');
-    expect(result.stdout).not.toContain('node_modules');
-    expect(result.stdout).not.toContain('logo.png');
+    for (const file of [...planted, 'logo.png']) expect(result.stdout).not.toContain(file);
   });
 
   it('--json: stable shape with rule, severity, location and fix', async () => {

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
@@ -56,6 +57,29 @@ describe('payorder sandbox (the command)', () => {
     const result = await child;
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('GET /v2/api/orders/x → 401');
+  });
+
+  it('--quiet prints nothing, not even the request log; --host and --port choose the address', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = execa(
+      process.execPath,
+      [BIN, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port)],
+      { reject: false, env: { HOME: tempDir() } },
+    );
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/_sandbox`).catch(() => undefined))?.status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
+    await fetch(`http://127.0.0.1:${port}/v2/api/orders/x`);
+    child.kill('SIGTERM');
+    const result = await child;
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '', '']);
   });
 
   it.each([

@@ -118,6 +118,18 @@ describe('order get', () => {
     expect(ndjson.stdout).toBe('1.05\n2.05\n3.05\n');
   });
 
+  it('config default-output applies when no format is asked for', async () => {
+    const [order] = await setup(1);
+    expect((await e2e.run(['config', 'set', 'default-output', 'tsv'])).exitCode).toBe(0);
+    const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
+    expect(result.stdout.split('\n')[0]).toBe(
+      'uuid\tid\tversion\tstatus\tamount\tcurrency\torder_number\tref_number\texternal_reference\tlinks.checkout',
+    );
+    expect(
+      JSON.parse((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--json'])).stdout).uuid,
+    ).toBe(order.uuid);
+  });
+
   it('needs an id', async () => {
     const result = await e2e.run(['order', 'get', '--env', 'sandbox']);
     expect(result.exitCode).toBe(2);
