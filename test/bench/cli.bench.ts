@@ -128,7 +128,8 @@ async function main() {
       env,
       encoding: 'utf8',
     }).stdout.trim();
-    const cannon = await autocannon({
+    const cannonStarted = performance.now();
+    await autocannon({
       url: `${url}/v2/api/checkout`,
       method: 'POST',
       connections: 16,
@@ -141,7 +142,8 @@ async function main() {
         callback_fail: 'https://s.example/ko',
       }),
     });
-    const cannonRate = cannon.requests.total / (cannon.duration || 1);
+    // autocannon's own duration is rounded to whole seconds; the wall clock is exact enough.
+    const cannonRate = 10_000 / ((performance.now() - cannonStarted) / 1000);
     const ten = await peak(
       [
         BIN,
