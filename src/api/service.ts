@@ -70,7 +70,7 @@ export class ServiceClient {
     const answer = await send(
       {
         method: 'POST',
-        url: this.checkoutUrl(),
+        url: joinUrl(this.target.checkoutBase, PATHS.checkout(this.target.version)),
         headers: { authorization: `Bearer ${accessToken}` },
         body,
         retryRefusals: true,
@@ -103,10 +103,6 @@ export class ServiceClient {
       );
     }
     return this.#order(answer, 'get');
-  }
-
-  checkoutUrl(): string {
-    return joinUrl(this.target.checkoutBase, PATHS.checkout(this.target.version));
   }
 
   #order(answer: Answer, operation: 'create' | 'get'): OrderResult {

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { withConventions, withExamples, withOutput, withTarget } from '../../cli/shared-options.js';
 import type { Context } from '../../context.js';
 import { maskAuthorization } from '../../contract/masking.js';
+import { joinUrl, PATHS } from '../../contract/versions.js';
 import { usageError } from '../../errors.js';
 import { draftFrom, flagName, type OrderFields } from '../../orders/draft.js';
 import type { OutputFlags } from '../../output/formats.js';
@@ -93,10 +94,9 @@ export async function runOrderCreate(flags: CreateFlags, ctx: Context): Promise<
   if (flags.dryRun) {
     const username =
       findCredentials(ctx, data, target.env)?.credentials.username ?? '<username of the login>';
-    const { ServiceClient } = await import('../../api/service.js');
     const request = {
       method: 'POST',
-      url: new ServiceClient(target, {} as never).checkoutUrl(),
+      url: joinUrl(target.checkoutBase, PATHS.checkout(target.version)),
       headers: { authorization: maskAuthorization('Bearer token'), 'content-type': 'application/json' },
       body: orderRequestBody(target.version, draft, username),
     };
