@@ -208,7 +208,8 @@ async function main() {
     if (i < 1400) mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, `file${i}.${['js', 'php', 'py'][i % 3]}`),
-      `// file ${i}\n${sources[i % 3]!.repeat(20)}`,
+      // About 60 lines of ordinary code with the v1 markers of one integration in them.
+      `// file ${i}\n${'const total = items.reduce((sum, item) => sum + item.price, 0);\n'.repeat(30)}${sources[i % 3]}${'log(`done ${total}`);\n'.repeat(30)}`,
     );
   }
   const scanned = await peak([BIN, 'migrate-check', tree, '--json'], { ...process.env, HOME: work });
