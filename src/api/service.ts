@@ -98,7 +98,7 @@ export class ServiceClient {
         `order ${id} not found on ${this.target.env} (${this.target.version})`,
         {
           status: 404,
-          hint: 'check the id; orders are visible only to the account that created them',
+          hint: 'check the id, the environment and the API version (v2 looks orders up by uuid only)',
         },
       );
     }
