@@ -3,10 +3,9 @@
  * checks every output for leaked secrets and tokens as it goes.
  */
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa, type Options } from 'execa';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/payorder.js');
 
@@ -21,8 +20,9 @@ export interface Result {
   stderr: string;
 }
 
+/** A fresh folder inside the run's temporary root (removed when the run ends). */
 export function tempDir(prefix = 'payorder-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(inject('tempRoot'), prefix));
 }
 
 export interface CliOptions {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { tempDir } from '../helpers/cli.js';
 import { call, orderBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ notifyAttempts: 4 });
@@ -231,7 +231,7 @@ describe('forced errors and faults', () => {
 
 describe('--state', () => {
   it('keeps orders across a restart, and reports a corrupt file without touching it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payorder-state-'));
+    const dir = tempDir('payorder-state-');
     const file = join(dir, 'state.json');
     const first = await startSandbox({ port: 0, stateFile: file });
     const token = await tokenFor(first.url);
