@@ -106,6 +106,15 @@ describe('order create', () => {
     expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
+  it('--debug traces the order exchange with the Authorization header masked', async () => {
+    await login();
+    const result = await create('--amount', '1', '--debug');
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}/v2/api/checkout`);
+    expect(result.stderr).toContain('[debug] → authorization: Bearer ***');
+    expect(result.stderr).toContain('[debug] ← 200');
+  });
+
   it('warns that v2 may ignore notification_url, and sends it', async () => {
     await login();
     const result = await create('--amount', '1', '--notification-url', 'https://shop.example/hook');
