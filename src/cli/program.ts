@@ -16,7 +16,7 @@ import { registerToken } from '../commands/token.js';
 import type { Context } from '../context.js';
 import { VERSION } from '../version.js';
 
-export const EXIT_CODE_HELP = `Exit codes:
+const EXIT_CODE_HELP = `Exit codes:
   0    success
   1    the service rejected or failed the operation (or an order was not found)
   2    bad usage or invalid input; nothing was sent

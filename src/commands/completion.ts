@@ -7,12 +7,9 @@ import { withExamples } from '../cli/shared-options.js';
 import type { Context } from '../context.js';
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
+export type Shell = (typeof COMPLETION_SHELLS)[number];
 
-export async function runCompletion(
-  shell: (typeof COMPLETION_SHELLS)[number],
-  program: Command,
-  ctx: Context,
-): Promise<void> {
+export async function runCompletion(shell: Shell, program: Command, ctx: Context): Promise<void> {
   const { buildModel } = await import('../completion/model.js');
   const { completionScript } = await import('../completion/scripts.js');
   ctx.io.stdout.write(completionScript(shell, buildModel(program)));
@@ -31,5 +28,5 @@ export function registerCompletion(program: Command, ctx: Context): void {
     ['zsh, installed (with ~/.zfunc in $fpath)', 'payorder completion zsh > ~/.zfunc/_payorder'],
     ['fish, installed', 'payorder completion fish > ~/.config/fish/completions/payorder.fish'],
   ]);
-  command.action((shell: (typeof COMPLETION_SHELLS)[number]) => runCompletion(shell, program, ctx));
+  command.action((shell: Shell) => runCompletion(shell, program, ctx));
 }

@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { CliError, usageError } from '../errors.js';
 import { note } from '../output/messages.js';
-import { checkHttpUrl } from '../session/config-keys.js';
+import { checkBaseUrl } from '../session/config-keys.js';
 import type { TargetFlags } from '../session/target.js';
 import { addressesOf, profileOf } from '../store/profile-data.js';
 
@@ -89,31 +89,15 @@ async function askMissing(partial: Partial<Credentials>, ctx: Context, env: stri
 }
 
 export async function runLogin(flags: LoginFlags, ctx: Context): Promise<void> {
-  const { resolveEnv, resolveVersion, checkSunset, resolveAddress, configKey } = await import(
-    '../session/target.js'
-  );
+  const { resolveTarget } = await import('../session/target.js');
   const store = await ctx.store();
   const data = store.read();
-  const env = resolveEnv(ctx, flags, data);
-  const version = resolveVersion(ctx, flags, data, env);
-  checkSunset(ctx, version);
   const given = {
-    auth:
-      flags.authUrl === undefined ? undefined : checkHttpUrl('--auth-url', flags.authUrl).replace(/\/+$/, ''),
-    checkout:
-      flags.checkoutUrl === undefined
-        ? undefined
-        : checkHttpUrl('--checkout-url', flags.checkoutUrl).replace(/\/+$/, ''),
+    auth: flags.authUrl === undefined ? undefined : checkBaseUrl('--auth-url', flags.authUrl),
+    checkout: flags.checkoutUrl === undefined ? undefined : checkBaseUrl('--checkout-url', flags.checkoutUrl),
   };
-  const address = (kind: 'auth' | 'checkout') => {
-    const url = given[kind] ?? resolveAddress(ctx, data, env, version, kind);
-    if (url) return url;
-    throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
-      field: configKey(env, version, kind),
-      hint: `pass --${kind}-url https://… or run payorder config set ${configKey(env, version, kind)} https://…`,
-    });
-  };
-  const target = { env, version, authBase: address('auth'), checkoutBase: address('checkout') };
+  const target = resolveTarget(ctx, flags, data, given);
+  const { env, version } = target;
 
   let partial: Partial<Credentials> = {
     username: flags.username ?? (ctx.env.PAYORDER_USERNAME || undefined),

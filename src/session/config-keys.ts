@@ -30,6 +30,11 @@ export function checkHttpUrl(field: string, value: string): string {
   return value;
 }
 
+/** A base address: an absolute http(s) URL, kept without trailing slashes (payorder appends the paths). */
+export function checkBaseUrl(field: string, value: string): string {
+  return checkHttpUrl(field, value).replace(/\/+$/, '');
+}
+
 function oneOf<T extends string>(key: string, choices: readonly T[], value: string): T {
   const lower = value.toLowerCase();
   if (!(choices as readonly string[]).includes(lower))
@@ -90,7 +95,7 @@ const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
           if (value === undefined) delete pair[kind];
           else pair[kind] = value;
         },
-        check: (value: string) => checkHttpUrl(key, value).replace(/\/+$/, ''),
+        check: (value: string) => checkBaseUrl(key, value),
       };
     }),
   ),

@@ -84,12 +84,21 @@ export function configKey(env: EnvName, version: ApiVersion, kind: AddressKind):
   return `${env}.${version}.${kind}-url`;
 }
 
-export function resolveTarget(ctx: Context, flags: TargetFlags, data: StoreData): Target {
+/**
+ * The environment, version and addresses a command talks to. `given` are addresses the command
+ * itself was handed (login's --auth-url / --checkout-url); they win over everything else.
+ */
+export function resolveTarget(
+  ctx: Context,
+  flags: TargetFlags,
+  data: StoreData,
+  given: Partial<Record<AddressKind, string>> = {},
+): Target {
   const env = resolveEnv(ctx, flags, data);
   const version = resolveVersion(ctx, flags, data, env);
   checkSunset(ctx, version);
   const address = (kind: AddressKind) => {
-    const url = resolveAddress(ctx, data, env, version, kind);
+    const url = given[kind] ?? resolveAddress(ctx, data, env, version, kind);
     if (url) return url;
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
     throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
