@@ -1,7 +1,8 @@
 /**
  * The published package: `npm pack` yields a tarball that installs globally (production
- * dependencies only, completions included) and runs on Node 22 and Node 24, both taken from the npm
- * registry as the `node` package: --version, the sandbox, and one order against it.
+ * dependencies only, completions included) and runs on Node 22, from the npm registry as the `node`
+ * package, and on Node 24, the toolchain's own (the `node` devDependency): --version, the sandbox,
+ * and one order against it. The package is installed once; the same install runs on both.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,64 +12,63 @@ import { tempDir } from './helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const work = tempDir('payorder-pack-');
-let tarball = '';
+const prefix = join(work, 'prefix');
+const installed = join(prefix, 'lib/node_modules/payorder');
+const NODES: Record<string, string> = {
+  '22': join(work, 'node-22/node_modules/node/bin/node'),
+  '24': join(ROOT, 'node_modules/node/bin/node'),
+};
 
 beforeAll(async () => {
-  // dist/ is built by the test command before the tests run; packing must not rebuild it under them.
-  const packed = await execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
-    cwd: ROOT,
+  // dist/ is built by the test run's global setup; packing must not rebuild it under the other tests.
+  const [packed] = await Promise.all([
+    execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], { cwd: ROOT }),
+    execa(
+      'npm',
+      ['install', '--prefix', join(work, 'node-22'), '--no-save', '--no-audit', '--no-fund', 'node@22'],
+      { cwd: work, stdin: 'ignore' },
+    ),
+  ]);
+  const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
+  // npm keeps the machine's environment (certificate settings among it); --prefix moves its global config.
+  await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], {
+    cwd: work,
+    stdin: 'ignore',
   });
-  tarball = join(work, packed.stdout.trim().split('\n').pop()!);
-}, 120_000);
+}, 300_000);
 
-// Two Node runtimes and two installs are large: leave nothing behind.
+// A Node runtime and an install are large: leave nothing behind.
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe.each(['22', '24'])('installed on Node %s', (major) => {
-  const prefix = join(work, `prefix-${major}`);
-  const runtime = join(work, `node-${major}`);
-  let env: Record<string, string>;
+it('installs the completions and only production dependencies', () => {
+  expect(readdirSync(join(installed, 'completions')).sort()).toEqual([
+    '_payorder',
+    'payorder.bash',
+    'payorder.fish',
+    'payorder.ps1',
+  ]);
+  for (const devOnly of ['vitest', 'typescript', 'esbuild', '@biomejs'])
+    expect(existsSync(join(installed, 'node_modules', devOnly))).toBe(false);
+  expect(existsSync(join(installed, 'src'))).toBe(false);
+});
 
-  beforeAll(async () => {
-    await execa(
-      'npm',
-      ['install', '--prefix', runtime, '--no-save', '--no-audit', '--no-fund', `node@${major}`],
-      { cwd: work, stdin: 'ignore' },
-    );
-    const nodeBin = join(runtime, 'node_modules/node/bin');
-    env = {
-      PATH: `${join(prefix, 'bin')}:${nodeBin}:${process.env.PATH}`,
-      HOME: work,
-      PAYORDER_CONFIG_DIR: join(work, `config-${major}`),
-    };
-    // npm keeps the machine's environment (certificate settings among it); --prefix moves its global config.
-    await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], {
-      env,
-      cwd: work,
-      stdin: 'ignore',
-    });
-  }, 300_000);
+describe.each(Object.keys(NODES))('on Node %s', (major) => {
+  const env = () => ({
+    PATH: `${join(prefix, 'bin')}:${join(NODES[major]!, '..')}:${process.env.PATH}`,
+    HOME: work,
+    PAYORDER_CONFIG_DIR: join(work, `config-${major}`),
+  });
 
-  it('runs --version on that Node, with the completions and only production dependencies', async () => {
-    const node = await execa('node', ['--version'], { env, extendEnv: false });
+  it('runs --version on that Node', async () => {
+    const node = await execa('node', ['--version'], { env: env(), extendEnv: false });
     expect(node.stdout).toMatch(new RegExp(`^v${major}\\.`));
-    const version = await execa('payorder', ['--version'], { env, extendEnv: false });
+    const version = await execa('payorder', ['--version'], { env: env(), extendEnv: false });
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
-    const installed = join(prefix, 'lib/node_modules/payorder');
-    expect(readdirSync(join(installed, 'completions')).sort()).toEqual([
-      '_payorder',
-      'payorder.bash',
-      'payorder.fish',
-      'payorder.ps1',
-    ]);
-    for (const devOnly of ['vitest', 'typescript', 'esbuild', '@biomejs'])
-      expect(existsSync(join(installed, 'node_modules', devOnly))).toBe(false);
-    expect(existsSync(join(installed, 'src'))).toBe(false);
   });
 
   it('runs the sandbox and creates an order against it', async () => {
     const sandbox = execa('payorder', ['sandbox', '--port', '0', '--json'], {
-      env,
+      env: env(),
       extendEnv: false,
       reject: false,
     });
@@ -80,7 +80,7 @@ describe.each(['22', '24'])('installed on Node %s', (major) => {
       );
       const run = (args: string[]) =>
         execa('payorder', args, {
-          env: { ...env, PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
+          env: { ...env(), PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
           extendEnv: false,
           reject: false,
         });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { cliFor, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
+import { describeWithTools } from '../helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FILES = {
@@ -11,23 +12,36 @@ const FILES = {
   fish: 'payorder.fish',
   powershell: 'payorder.ps1',
 } as const;
-const run = cliFor({ configDir: tempDir() });
 const script = (file: string) => resolve(ROOT, 'completions', file);
 
 describe('completion scripts', () => {
   it.each(Object.entries(FILES))(
     'completions/%s is what `payorder completion` prints (no drift from the command tree)',
     async (shell, file) => {
-      const result = await run(['completion', shell]);
-      expect(result.exitCode).toBe(0);
-      expect(result.stdout).toBe(readFileSync(script(file), 'utf8'));
+      expect(await runInProcess(['completion', shell])).toEqual({
+        exitCode: 0,
+        stdout: readFileSync(script(file), 'utf8'),
+        stderr: '',
+      });
     },
   );
 
   it('refuses an unknown shell', async () => {
-    const result = await run(['completion', 'tcsh']);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('Allowed choices are bash, zsh, fish, powershell');
+    expect(await runInProcess(['completion', 'tcsh'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish, powershell.\n" +
+        '(run with --help for usage)\n',
+    });
+  });
+
+  it('needs a shell', async () => {
+    expect(await runInProcess(['completion'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: missing required argument 'shell'\n(run with --help for usage)\n",
+    });
   });
 });
 
@@ -51,54 +65,63 @@ const CASES: Array<[string[], string[], string[]]> = [
 ];
 
 describe('in real shells', () => {
-  it.each(CASES)('bash: %j', async (words, offered, notOffered) => {
-    const quoted = words.map((w) => `'${w}'`).join(' ');
-    const { stdout } = await execa('bash', [
-      '-c',
-      `source '${script(FILES.bash)}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
-    ]);
-    const got = stdout.split('\n');
-    for (const word of offered) expect(got).toContain(word);
-    for (const word of notOffered) expect(got).not.toContain(word);
+  describeWithTools(['bash'], 'bash', () => {
+    it.each(CASES)('%j', async (words, offered, notOffered) => {
+      const quoted = words.map((w) => `'${w}'`).join(' ');
+      const { stdout } = await execa('bash', [
+        '-c',
+        `source '${script(FILES.bash)}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ]);
+      const got = stdout.split('\n');
+      for (const word of offered) expect(got).toContain(word);
+      for (const word of notOffered) expect(got).not.toContain(word);
+    });
+
+    it('files for --input', async () => {
+      const { stdout } = await execa('bash', [
+        '-c',
+        `cd '${ROOT}'; source '${script(FILES.bash)}'; COMP_WORDS=(payorder order create --input test/demo/or); COMP_CWORD=4; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ]);
+      expect(stdout).toBe('test/demo/orders.ndjson');
+    });
   });
 
-  it.each(CASES)('zsh: %j', async (words, offered, notOffered) => {
-    const quoted = words.map((w) => `'${w}'`).join(' ');
-    // compadd and _files stand in for zsh's completion system, which filters by the typed prefix.
-    const harness = `compdef() { :; }
+  describeWithTools(['zsh'], 'zsh', () => {
+    it.each(CASES)('%j', async (words, offered, notOffered) => {
+      const quoted = words.map((w) => `'${w}'`).join(' ');
+      // compadd and _files stand in for zsh's completion system, which filters by the typed prefix.
+      const harness = `compdef() { :; }
 compadd() { while [[ $# -gt 0 && "$1" != "--" ]]; do shift; done; shift; local w; for w in "$@"; do [[ "$w" == "\${words[CURRENT]}"* ]] && print -r -- "$w"; done; }
 _files() { print -r -- "<files>"; }
 source '${script(FILES.zsh)}'
 words=(${quoted}); CURRENT=${words.length}; _payorder; true`;
-    const { stdout } = await execa('zsh', ['-f', '-c', harness]);
-    const got = stdout.split('\n');
-    for (const word of offered) expect(got).toContain(word);
-    for (const word of notOffered) expect(got).not.toContain(word);
+      const { stdout } = await execa('zsh', ['-f', '-c', harness]);
+      const got = stdout.split('\n');
+      for (const word of offered) expect(got).toContain(word);
+      for (const word of notOffered) expect(got).not.toContain(word);
+    });
   });
 
-  it.each(CASES)('fish: %j', async (words, offered, notOffered) => {
-    const { stdout } = await execa('fish', [
-      '--no-config',
-      '-c',
-      `source '${script(FILES.fish)}'; complete -C '${words.join(' ')}'`,
-    ]);
-    const got = stdout.split('\n').map((line) => line.split('\t')[0]);
-    for (const word of offered) expect(got).toContain(word);
-    for (const word of notOffered) expect(got).not.toContain(word);
-  });
+  describeWithTools(['fish'], 'fish', () => {
+    it.each(CASES)('%j', async (words, offered, notOffered) => {
+      const { stdout } = await execa('fish', [
+        '--no-config',
+        '-c',
+        `source '${script(FILES.fish)}'; complete -C '${words.join(' ')}'`,
+      ]);
+      const got = stdout.split('\n').map((line) => line.split('\t')[0]);
+      for (const word of offered) expect(got).toContain(word);
+      for (const word of notOffered) expect(got).not.toContain(word);
+    });
 
-  it('files for --input and migrate-check paths', async () => {
-    const bash = await execa('bash', [
-      '-c',
-      `cd '${ROOT}'; source '${script(FILES.bash)}'; COMP_WORDS=(payorder order create --input test/demo/or); COMP_CWORD=4; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
-    ]);
-    expect(bash.stdout).toBe('test/demo/orders.ndjson');
-    const fish = await execa('fish', [
-      '--no-config',
-      '-c',
-      `cd '${ROOT}'; source '${script(FILES.fish)}'; complete -C 'payorder migrate-check test/demo/or'`,
-    ]);
-    expect(fish.stdout).toContain('test/demo/orders.ndjson');
+    it('files for migrate-check paths', async () => {
+      const { stdout } = await execa('fish', [
+        '--no-config',
+        '-c',
+        `cd '${ROOT}'; source '${script(FILES.fish)}'; complete -C 'payorder migrate-check test/demo/or'`,
+      ]);
+      expect(stdout).toContain('test/demo/orders.ndjson');
+    });
   });
 
   it('PowerShell: the script registers a native completer with every command path (no pwsh here to run it)', () => {
