@@ -2,10 +2,11 @@
  * Which parts of the service's traffic are secret, and how they are masked wherever traffic is
  * shown: the sandbox journal, --debug traces, --dry-run. A masked value is always "***".
  */
+import { TOKEN_FIELDS, TOKEN_RESPONSE_FIELDS } from './fields.js';
 
 export const MASK = '***';
 
-const SECRET_FIELDS = new Set(['client_secret_id', 'access_token']);
+const SECRET_FIELDS = new Set<string>([TOKEN_FIELDS.v2.clientSecretId, TOKEN_RESPONSE_FIELDS.accessToken]);
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** A copy of a body with secret fields masked at any depth. */

@@ -1,13 +1,17 @@
 /**
  * The order bodies as zod schemas, per version (spec §2.3, §2.4), and the conversions between them
- * and payorder's own version-free shapes. With token.ts, the only place the spec's field names are spelled.
+ * and payorder's own version-free shapes. The spec's field names come from fields.ts.
  */
 // zod/mini: the same validation with a functional API that bundles only what is used, so commands
 // that read an order do not pay for all of zod at start-up.
 import * as z from 'zod/mini';
+import { LINK_FIELDS, ORDER_FIELDS } from './fields.js';
 import { formatAmount, formatCents, parseAmount, parseCents } from './money.js';
 import { filled } from './token.js';
 import type { ApiVersion } from './versions.js';
+
+const field = ORDER_FIELDS;
+const link = LINK_FIELDS;
 
 // ── Order creation (spec §2.3) ─────────────────────────────────────────────────────────────────
 
@@ -23,20 +27,20 @@ export interface OrderDraft {
 
 export const orderRequestSchema = {
   v1: z.object({
-    amount: z.unknown(),
-    description: filled,
-    userName: filled,
-    callback_fail: filled,
-    callback_success: filled,
-    notification_url: z.optional(z.string()),
+    [field.amount]: z.unknown(),
+    [field.description]: filled,
+    [field.userName]: filled,
+    [field.failUrl]: filled,
+    [field.successUrl]: filled,
+    [field.notificationUrl]: z.optional(z.string()),
   }),
   v2: z.object({
-    amount: z.unknown(),
-    description: filled,
-    callback_fail: filled,
-    callback_success: filled,
-    external_reference: z.optional(z.string()),
-    notification_url: z.optional(z.string()),
+    [field.amount]: z.unknown(),
+    [field.description]: filled,
+    [field.failUrl]: filled,
+    [field.successUrl]: filled,
+    [field.externalReference]: z.optional(z.string()),
+    [field.notificationUrl]: z.optional(z.string()),
   }),
 } as const;
 
@@ -47,15 +51,15 @@ export function orderRequestBody(
   userName?: string,
 ): Record<string, string> {
   const body: Record<string, string> = {
-    amount: version === 'v1' ? formatAmount(draft.amountCents) : formatCents(draft.amountCents),
-    description: draft.description,
+    [field.amount]: version === 'v1' ? formatAmount(draft.amountCents) : formatCents(draft.amountCents),
+    [field.description]: draft.description,
   };
-  if (version === 'v1') body.userName = userName ?? '';
-  body.callback_success = draft.successUrl;
-  body.callback_fail = draft.failUrl;
-  if (draft.notificationUrl !== undefined) body.notification_url = draft.notificationUrl;
+  if (version === 'v1') body[field.userName] = userName ?? '';
+  body[field.successUrl] = draft.successUrl;
+  body[field.failUrl] = draft.failUrl;
+  if (draft.notificationUrl !== undefined) body[field.notificationUrl] = draft.notificationUrl;
   if (version === 'v2' && draft.externalReference !== undefined)
-    body.external_reference = draft.externalReference;
+    body[field.externalReference] = draft.externalReference;
   return body;
 }
 
@@ -69,24 +73,26 @@ export function readOrderRequest(
   const parsed = orderRequestSchema[version].safeParse(body);
   if (!parsed.success) return { problem: 'missing' };
   const data = parsed.data;
-  if (data.amount === undefined || data.amount === null || data.amount === '') return { problem: 'missing' };
-  if (typeof data.amount !== 'string') return { problem: 'amount' };
+  const amount = data[field.amount];
+  if (amount === undefined || amount === null || amount === '') return { problem: 'missing' };
+  if (typeof amount !== 'string') return { problem: 'amount' };
   let amountCents: bigint;
   try {
-    amountCents = version === 'v1' ? parseAmount(data.amount) : parseCents(data.amount);
+    amountCents = version === 'v1' ? parseAmount(amount) : parseCents(amount);
   } catch {
     return { problem: 'amount' };
   }
   const draft: OrderDraft = {
     amountCents,
-    description: data.description,
-    successUrl: data.callback_success,
-    failUrl: data.callback_fail,
+    description: data[field.description],
+    successUrl: data[field.successUrl],
+    failUrl: data[field.failUrl],
   };
-  if (data.notification_url) draft.notificationUrl = data.notification_url;
-  if ('external_reference' in data && data.external_reference !== undefined)
-    draft.externalReference = data.external_reference;
-  return 'userName' in data ? { draft, userName: data.userName } : { draft };
+  const notificationUrl = data[field.notificationUrl];
+  if (notificationUrl) draft.notificationUrl = notificationUrl;
+  if (field.externalReference in data && data[field.externalReference] !== undefined)
+    draft.externalReference = data[field.externalReference];
+  return field.userName in data ? { draft, userName: data[field.userName] } : { draft };
 }
 
 // ── Order (spec §2.4) ──────────────────────────────────────────────────────────────────────────
@@ -95,32 +101,32 @@ const amountOnWire = z.union([z.string(), z.number()]);
 
 export const orderSchema = {
   v1: z.looseObject({
-    id: z.string(),
-    type: z.string(),
-    uuid: z.string(),
-    orderNumber: z.nullish(z.string()),
-    currency: z.nullish(z.string()),
-    amount: amountOnWire,
-    status: z.string(),
-    refNumber: z.nullish(z.string()),
-    links: z.looseObject({
-      checkoutLink: z.optional(z.string()),
-      checkout: z.optional(z.string()),
-      success: z.nullish(z.string()),
-      failed: z.nullish(z.string()),
+    [field.id]: z.string(),
+    [field.type]: z.string(),
+    [field.uuid]: z.string(),
+    [field.orderNumber]: z.nullish(z.string()),
+    [field.currency]: z.nullish(z.string()),
+    [field.amount]: amountOnWire,
+    [field.status]: z.string(),
+    [field.refNumber]: z.nullish(z.string()),
+    [field.links]: z.looseObject({
+      [link.checkout.v1]: z.optional(z.string()),
+      [link.sampleCheckout]: z.optional(z.string()),
+      [link.success]: z.nullish(z.string()),
+      [link.failed]: z.nullish(z.string()),
     }),
   }),
   v2: z.looseObject({
-    id: z.string(),
-    type: z.string(),
-    uuid: z.string(),
-    amount: amountOnWire,
-    status: z.string(),
-    external_reference: z.nullish(z.string()),
-    links: z.looseObject({
-      checkout_link: z.string(),
-      success: z.nullish(z.string()),
-      failed: z.nullish(z.string()),
+    [field.id]: z.string(),
+    [field.type]: z.string(),
+    [field.uuid]: z.string(),
+    [field.amount]: amountOnWire,
+    [field.status]: z.string(),
+    [field.externalReference]: z.nullish(z.string()),
+    [field.links]: z.looseObject({
+      [link.checkout.v2]: z.string(),
+      [link.success]: z.nullish(z.string()),
+      [link.failed]: z.nullish(z.string()),
     }),
   }),
 } as const;
@@ -168,27 +174,32 @@ export function orderResponseBody(
   order: StoredOrder,
   version: ApiVersion = order.version,
 ): Record<string, unknown> {
+  const links = (checkout: string) => ({
+    [checkout]: order.checkoutUrl,
+    [link.success]: order.successUrl,
+    [link.failed]: order.failUrl,
+  });
   if (version === 'v1') {
     return {
-      id: order.id,
-      type: 'Order',
-      uuid: order.uuid,
-      orderNumber: order.orderNumber,
-      currency: order.currency,
-      amount: JSON.rawJSON(formatAmount(order.amountCents)),
-      status: order.status,
-      refNumber: order.refNumber,
-      links: { checkoutLink: order.checkoutUrl, success: order.successUrl, failed: order.failUrl },
+      [field.id]: order.id,
+      [field.type]: 'Order',
+      [field.uuid]: order.uuid,
+      [field.orderNumber]: order.orderNumber,
+      [field.currency]: order.currency,
+      [field.amount]: JSON.rawJSON(formatAmount(order.amountCents)),
+      [field.status]: order.status,
+      [field.refNumber]: order.refNumber,
+      [field.links]: links(link.checkout.v1),
     };
   }
   return {
-    id: order.id,
-    type: 'Order',
-    uuid: order.uuid,
-    amount: formatCents(order.amountCents),
-    status: order.status,
-    external_reference: order.externalReference ?? null,
-    links: { checkout_link: order.checkoutUrl, success: order.successUrl, failed: order.failUrl },
+    [field.id]: order.id,
+    [field.type]: 'Order',
+    [field.uuid]: order.uuid,
+    [field.amount]: formatCents(order.amountCents),
+    [field.status]: order.status,
+    [field.externalReference]: order.externalReference ?? null,
+    [field.links]: links(link.checkout.v2),
   };
 }
 
@@ -197,25 +208,26 @@ export function readOrder(version: ApiVersion, body: unknown): Order | undefined
   const parsed = version === 'v1' ? orderSchema.v1.safeParse(body) : orderSchema.v2.safeParse(body);
   if (!parsed.success) return undefined;
   const o = parsed.data as z.output<typeof orderSchema.v1> & z.output<typeof orderSchema.v2>;
-  const cents = centsOf(() => (version === 'v1' ? parseAmount : parseCents)(String(o.amount)));
+  const cents = centsOf(() => (version === 'v1' ? parseAmount : parseCents)(String(o[field.amount])));
   if (cents === undefined) return undefined;
+  const links = o[field.links];
   return {
     version,
-    id: o.id,
-    uuid: o.uuid,
-    type: o.type,
-    status: o.status,
+    id: o[field.id],
+    uuid: o[field.uuid],
+    type: o[field.type],
+    status: o[field.status],
     amount: formatAmount(cents),
     amount_cents: formatCents(cents),
-    currency: o.currency ?? null,
-    order_number: o.orderNumber ?? null,
-    ref_number: o.refNumber ?? null,
-    external_reference: o.external_reference ?? null,
+    currency: o[field.currency] ?? null,
+    order_number: o[field.orderNumber] ?? null,
+    ref_number: o[field.refNumber] ?? null,
+    external_reference: o[field.externalReference] ?? null,
     links: {
-      // v2 calls it checkout_link, v1 checkoutLink, and the reference's v1 sample reads checkout.
-      checkout: o.links.checkout_link ?? o.links.checkoutLink ?? o.links.checkout ?? null,
-      success: o.links.success ?? null,
-      failed: o.links.failed ?? null,
+      // The payment link's name differs by version, and the reference's v1 sample reads yet another.
+      checkout: links[link.checkout.v2] ?? links[link.checkout.v1] ?? links[link.sampleCheckout] ?? null,
+      success: links[link.success] ?? null,
+      failed: links[link.failed] ?? null,
     },
   };
 }
@@ -234,17 +246,9 @@ function centsOf(parse: () => bigint): bigint | undefined {
  */
 export function parseJsonExact(text: string): unknown {
   return JSON.parse(text, function (this: unknown, key, value, context?: { source?: string }) {
-    return key === 'amount' && typeof value === 'number' && context?.source ? context.source : value;
+    return key === field.amount && typeof value === 'number' && context?.source ? context.source : value;
   });
 }
-
-/** Order states known to the spec (§3) plus the sandbox's outcome states, which the spec does not show. */
-export const ORDER_STATES = {
-  pending: 'PENDING',
-  refunded: 'REFUNDED',
-  paid: 'PAID',
-  failed: 'FAILED',
-} as const;
 
 /** payorder's documented JSON shape of an order (README "JSON output"), for tests and for users' tooling. */
 export const orderOutputSchema = z.strictObject({

@@ -1,18 +1,29 @@
 /**
  * The token bodies (spec §2.1, §2.2) as zod schemas, per version, and the conversions to and from
- * payorder's credentials. v1 and v2 differ only in the user field: user_name vs username.
+ * payorder's credentials. v1 and v2 differ only in the user field (TOKEN_FIELDS in fields.ts).
  */
 import * as z from 'zod/mini';
+import { GRANT_TYPE, TOKEN_FIELDS, TOKEN_RESPONSE_FIELDS } from './fields.js';
 import type { ApiVersion } from './versions.js';
 
 /** A string that is not empty once trimmed: how the service reads required fields. */
 export const filled = z.string().check(z.trim(), z.minLength(1));
 
-export const GRANT_TYPE = 'client_credentials';
+const { v1, v2 } = TOKEN_FIELDS;
 
 export const tokenRequestSchema = {
-  v1: z.object({ user_name: filled, client_id: filled, client_secret_id: filled, grant_type: filled }),
-  v2: z.object({ username: filled, client_id: filled, client_secret_id: filled, grant_type: filled }),
+  v1: z.object({
+    [v1.user]: filled,
+    [v1.clientId]: filled,
+    [v1.clientSecretId]: filled,
+    [v1.grantType]: filled,
+  }),
+  v2: z.object({
+    [v2.user]: filled,
+    [v2.clientId]: filled,
+    [v2.clientSecretId]: filled,
+    [v2.grantType]: filled,
+  }),
 } as const;
 
 /** The credentials of one environment; the same for v1 and v2 (spec §5). */
@@ -27,39 +38,35 @@ export interface TokenRequest extends Credentials {
 }
 
 export function tokenRequestBody(version: ApiVersion, credentials: Credentials): Record<string, string> {
-  const user: Record<string, string> =
-    version === 'v1' ? { user_name: credentials.username } : { username: credentials.username };
+  const field = TOKEN_FIELDS[version];
   return {
-    ...user,
-    client_id: credentials.clientId,
-    client_secret_id: credentials.clientSecretId,
-    grant_type: GRANT_TYPE,
+    [field.user]: credentials.username,
+    [field.clientId]: credentials.clientId,
+    [field.clientSecretId]: credentials.clientSecretId,
+    [field.grantType]: GRANT_TYPE,
   };
 }
 
 /** Reads a token request body; undefined when a required field is missing or empty (error 3001). */
 export function readTokenRequest(version: ApiVersion, body: unknown): TokenRequest | undefined {
-  if (version === 'v1') {
-    const parsed = tokenRequestSchema.v1.safeParse(body);
-    if (!parsed.success) return undefined;
-    const { user_name, client_id, client_secret_id, grant_type } = parsed.data;
-    return {
-      username: user_name,
-      clientId: client_id,
-      clientSecretId: client_secret_id,
-      grantType: grant_type,
-    };
-  }
-  const parsed = tokenRequestSchema.v2.safeParse(body);
+  const parsed = tokenRequestSchema[version].safeParse(body);
   if (!parsed.success) return undefined;
-  const { username, client_id, client_secret_id, grant_type } = parsed.data;
-  return { username, clientId: client_id, clientSecretId: client_secret_id, grantType: grant_type };
+  const data: Record<string, string> = parsed.data;
+  const field = TOKEN_FIELDS[version];
+  return {
+    username: data[field.user]!,
+    clientId: data[field.clientId]!,
+    clientSecretId: data[field.clientSecretId]!,
+    grantType: data[field.grantType]!,
+  };
 }
 
+const response = TOKEN_RESPONSE_FIELDS;
+
 export const tokenResponseSchema = z.object({
-  access_token: z.string().check(z.minLength(1)),
-  expires_in: z.number().check(z.positive()),
-  token_type: z.string(),
+  [response.accessToken]: z.string().check(z.minLength(1)),
+  [response.expiresIn]: z.number().check(z.positive()),
+  [response.tokenType]: z.string(),
 });
 
 export interface IssuedToken {
@@ -69,15 +76,19 @@ export interface IssuedToken {
 }
 
 export function tokenResponseBody(token: IssuedToken) {
-  return { access_token: token.accessToken, expires_in: token.expiresIn, token_type: token.tokenType };
+  return {
+    [response.accessToken]: token.accessToken,
+    [response.expiresIn]: token.expiresIn,
+    [response.tokenType]: token.tokenType,
+  };
 }
 
 export function readTokenResponse(body: unknown): IssuedToken | undefined {
   const parsed = tokenResponseSchema.safeParse(body);
   if (!parsed.success) return undefined;
   return {
-    accessToken: parsed.data.access_token,
-    expiresIn: parsed.data.expires_in,
-    tokenType: parsed.data.token_type,
+    accessToken: parsed.data[response.accessToken],
+    expiresIn: parsed.data[response.expiresIn],
+    tokenType: parsed.data[response.tokenType],
   };
 }

@@ -2,8 +2,17 @@
  * Checks request bodies, request records and HAR captures for what breaks on v2, and converts
  * them to their v2 equivalents (--fix). Kinds are told apart by their fields or URL.
  */
+import { GRANT_TYPE, LINK_FIELDS, ORDER_FIELDS, TOKEN_FIELDS } from '../contract/fields.js';
 import { AmountError, formatCents, parseAmount, parseCents } from '../contract/money.js';
 import { type Finding, finding, type Location } from './rules.js';
+
+const v1User = TOKEN_FIELDS.v1.user;
+const token = TOKEN_FIELDS.v2;
+const order = ORDER_FIELDS;
+const link = LINK_FIELDS;
+
+/** The text fields an order body must fill in on both versions (besides the amount). */
+export const REQUIRED_ORDER_TEXT: readonly string[] = [order.description, order.successUrl, order.failUrl];
 
 export type Kind = 'token' | 'order' | 'order-response' | 'record' | 'unknown';
 
@@ -17,52 +26,53 @@ export function kindOf(value: unknown): Kind {
   if (!isObject(value)) return 'unknown';
   if (typeof value.method === 'string' && typeof value.url === 'string') return 'record';
   if (
-    'grant_type' in value ||
-    'client_secret_id' in value ||
-    ('client_id' in value && ('user_name' in value || 'username' in value))
+    token.grantType in value ||
+    token.clientSecretId in value ||
+    (token.clientId in value && (v1User in value || token.user in value))
   )
     return 'token';
   if (
-    'callback_success' in value ||
-    'callback_fail' in value ||
-    ('amount' in value && 'description' in value)
+    order.successUrl in value ||
+    order.failUrl in value ||
+    (order.amount in value && order.description in value)
   )
     return 'order';
-  if ('uuid' in value && isObject(value.links)) return 'order-response';
+  if (order.uuid in value && isObject(value[order.links])) return 'order-response';
   return 'unknown';
 }
 
-/** Is this order body a v1 one (userName, or a decimal point in the amount)? */
+/** Is this order body a v1 one (the v1 user field, or a decimal point in the amount)? */
 export function isV1Order(body: Json): boolean {
+  const amount = body[order.amount];
   return (
-    'userName' in body ||
-    (typeof body.amount === 'string' && body.amount.includes('.')) ||
-    typeof body.amount === 'number'
+    order.userName in body ||
+    (typeof amount === 'string' && amount.includes('.')) ||
+    typeof amount === 'number'
   );
 }
 
 export interface BodyCheck {
   findings: Finding[];
-  /** Whether this file already reported the optional external_reference (once per file is enough). */
+  /** Whether this file already reported v2's optional external reference (once per file is enough). */
   toldReference: { value: boolean };
 }
 
 function checkToken(body: Json, at: (pointer: string) => Location, out: Finding[]): void {
-  if ('user_name' in body)
+  if (v1User in body)
     out.push(
       finding(
         'PO102',
-        at('/user_name'),
-        'the token request names the user field user_name',
-        'rename user_name → username',
+        at(`/${v1User}`),
+        `the token request names the user field ${v1User}`,
+        `rename ${v1User} → ${token.user}`,
       ),
     );
-  const user = body.user_name ?? body.username;
+  const user = body[v1User] ?? body[token.user];
   const missing = [
-    ['user_name', user],
-    ['client_id', body.client_id],
-    ['client_secret_id', body.client_secret_id],
-    ['grant_type', body.grant_type],
+    [v1User, user],
+    [token.clientId, body[token.clientId]],
+    [token.clientSecretId, body[token.clientSecretId]],
+    [token.grantType, body[token.grantType]],
   ]
     .filter(([, value]) => !filled(value))
     .map(([name]) => name);
@@ -75,13 +85,13 @@ function checkToken(body: Json, at: (pointer: string) => Location, out: Finding[
         `fill in ${missing.join(', ')}`,
       ),
     );
-  } else if (body.grant_type !== 'client_credentials') {
+  } else if (body[token.grantType] !== GRANT_TYPE) {
     out.push(
       finding(
         'PO201',
-        at('/grant_type'),
-        `grant_type "${String(body.grant_type)}" is not supported (3002 on v1 too)`,
-        'grant_type "client_credentials"',
+        at(`/${token.grantType}`),
+        `${token.grantType} "${String(body[token.grantType])}" is not supported (3002 on v1 too)`,
+        `${token.grantType} "${GRANT_TYPE}"`,
       ),
     );
   }
@@ -89,10 +99,19 @@ function checkToken(body: Json, at: (pointer: string) => Location, out: Finding[
 
 function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[], check: BodyCheck): void {
   const v1 = isV1Order(body);
-  if ('userName' in body)
-    out.push(finding('PO103', at('/userName'), 'the order body carries userName', 'remove userName'));
-  const missing = ['description', 'callback_success', 'callback_fail'].filter((name) => !filled(body[name]));
-  if (!('amount' in body) || body.amount === '' || body.amount === null) missing.unshift('amount');
+  if (order.userName in body)
+    out.push(
+      finding(
+        'PO103',
+        at(`/${order.userName}`),
+        `the order body carries ${order.userName}`,
+        `remove ${order.userName}`,
+      ),
+    );
+  const missing: string[] = REQUIRED_ORDER_TEXT.filter((name) => !filled(body[name]));
+  const amount = body[order.amount];
+  const hasAmount = order.amount in body && amount !== '' && amount !== null;
+  if (!hasAmount) missing.unshift(order.amount);
   if (missing.length > 0) {
     out.push(
       finding(
@@ -103,25 +122,24 @@ function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[
       ),
     );
   }
-  if ('amount' in body && body.amount !== '' && body.amount !== null) {
-    if (typeof body.amount !== 'string') {
+  if (hasAmount) {
+    if (typeof amount !== 'string') {
       out.push(
         finding(
           'PO201',
-          at('/amount'),
-          `amount is a ${typeof body.amount}; both versions take a string`,
-          `amount "${String(body.amount)}" as a string`,
+          at(`/${order.amount}`),
+          `amount is a ${typeof amount}; both versions take a string`,
+          `amount "${String(amount)}" as a string`,
         ),
       );
     } else {
-      const amount = body.amount;
       try {
         const cents = (v1 ? parseAmount : parseCents)(amount);
         if (v1)
           out.push(
             finding(
               'PO104',
-              at('/amount'),
+              at(`/${order.amount}`),
               `decimal amount "${amount}"`,
               `amount "${amount}" → "${formatCents(cents)}"`,
             ),
@@ -131,46 +149,46 @@ function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[
         const [suffix, fix] = v1
           ? [' (1003 on v1 too)', 'digits and a single point, at most 2 decimals, e.g. "149.90"']
           : ['', 'whole cents as an integer string, e.g. "14990"'];
-        out.push(finding('PO201', at('/amount'), `amount "${amount}" ${error.rule}${suffix}`, fix));
+        out.push(finding('PO201', at(`/${order.amount}`), `amount "${amount}" ${error.rule}${suffix}`, fix));
       }
     }
   }
-  if ('notification_url' in body)
+  if (order.notificationUrl in body)
     out.push(
       finding(
         'PO108',
-        at('/notification_url'),
-        'notification_url: the spec does not show whether v2 accepts it',
+        at(`/${order.notificationUrl}`),
+        `${order.notificationUrl}: the spec does not show whether v2 accepts it`,
         'confirm v2 notifications with the service',
       ),
     );
-  if (!('external_reference' in body) && !check.toldReference.value) {
+  if (!(order.externalReference in body) && !check.toldReference.value) {
     check.toldReference.value = true;
     out.push(
       finding(
         'PO109',
         at(''),
-        'v2 accepts an optional external_reference (your own order id)',
-        'add external_reference if you want to find orders by your own id',
+        `v2 accepts an optional ${order.externalReference} (your own order id)`,
+        `add ${order.externalReference} if you want to find orders by your own id`,
       ),
     );
   }
 }
 
 function checkOrderResponse(body: Json, at: (pointer: string) => Location, out: Finding[]): void {
-  const links = body.links as Json;
-  if ('checkoutLink' in links || 'checkout' in links) {
-    const key = 'checkoutLink' in links ? 'checkoutLink' : 'checkout';
+  const links = body[order.links] as Json;
+  const key = [link.checkout.v1, link.sampleCheckout].find((name) => name in links);
+  if (key) {
     out.push(
       finding(
         'PO105',
-        at(`/links/${key}`),
-        `the v1 answer carries the payment link as links.${key}`,
-        `read links.${key} → links.checkout_link`,
+        at(`/${order.links}/${key}`),
+        `the v1 answer carries the payment link as ${order.links}.${key}`,
+        `read ${order.links}.${key} → ${order.links}.${link.checkout.v2}`,
       ),
     );
   }
-  const gone = ['orderNumber', 'currency', 'refNumber'].filter((name) => name in body);
+  const gone = [order.orderNumber, order.currency, order.refNumber].filter((name) => name in body);
   if (gone.length > 0)
     out.push(
       finding(

@@ -2,31 +2,33 @@
  * migrate-check --fix: the v2 equivalents of v1 bodies, request records and HAR entries. Amounts are
  * converted exactly; an item that cannot be converted (invalid already) is left out.
  */
+import { ORDER_FIELDS, TOKEN_FIELDS } from '../contract/fields.js';
 import { formatCents, parseAmount, parseCents } from '../contract/money.js';
-import { filled, isV1Order, kindOf, parseMaybe, v1Path } from './bodies.js';
+import { filled, isV1Order, kindOf, parseMaybe, REQUIRED_ORDER_TEXT, v1Path } from './bodies.js';
 
 type Json = Record<string, unknown>;
 
-/** The v2 token request: user_name renamed to username, key order kept. */
+/** The v2 token request: the user field renamed, key order kept. */
 function fixToken(body: Json): Json {
+  const { v1, v2 } = TOKEN_FIELDS;
   return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [key === 'user_name' ? 'username' : key, value]),
+    Object.entries(body).map(([key, value]) => [key === v1.user ? v2.user : key, value]),
   );
 }
 
-/** The v2 order body: no userName, the amount in exact cents; undefined when the body is not valid. */
+/** The v2 order body: no user field, the amount in exact cents; undefined when the body is not valid. */
 function fixOrder(body: Json): Json | undefined {
-  if (typeof body.amount !== 'string') return undefined;
+  const amount = body[ORDER_FIELDS.amount];
+  if (typeof amount !== 'string') return undefined;
   let cents: bigint;
   try {
-    cents = isV1Order(body) ? parseAmount(body.amount) : parseCents(body.amount);
+    cents = isV1Order(body) ? parseAmount(amount) : parseCents(amount);
   } catch {
     return undefined;
   }
-  if (!['description', 'callback_success', 'callback_fail'].every((name) => filled(body[name])))
-    return undefined;
-  const { userName: _, ...rest } = body;
-  return { ...rest, amount: formatCents(cents) };
+  if (!REQUIRED_ORDER_TEXT.every((name) => filled(body[name]))) return undefined;
+  const { [ORDER_FIELDS.userName]: _, ...rest } = body;
+  return { ...rest, [ORDER_FIELDS.amount]: formatCents(cents) };
 }
 
 /** Converts one item to v2; undefined when it cannot be (invalid, or not something the service takes). */

@@ -2,6 +2,13 @@
  * The migrate-check rules: stable ids, what each finds, how bad it is on v2, and how to fix it.
  * Every step of the spec's migration list (§9.3) is covered by at least one rule (`step`).
  */
+import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../contract/fields.js';
+
+const { v1: tokenV1, v2: tokenV2 } = TOKEN_FIELDS;
+const { userName, notificationUrl, externalReference, links, uuid, orderNumber, currency, refNumber } =
+  ORDER_FIELDS;
+const { checkout, sampleCheckout } = LINK_FIELDS;
+const { pending, refunded } = ORDER_STATES;
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -28,17 +35,17 @@ export const RULES = [
     id: 'PO102',
     name: 'token-user-name',
     severity: 'error',
-    step: 'Rename user_name to username in the token request',
-    summary: 'The token request names the user field user_name',
-    help: 'Rename user_name → username; the other fields stay.',
+    step: `Rename ${tokenV1.user} to ${tokenV2.user} in the token request`,
+    summary: `The token request names the user field ${tokenV1.user}`,
+    help: `Rename ${tokenV1.user} → ${tokenV2.user}; the other fields stay.`,
   },
   {
     id: 'PO103',
     name: 'order-username',
     severity: 'error',
-    step: 'Remove userName from the order creation body',
-    summary: 'The order creation body carries userName',
-    help: 'Remove userName: on v2 the token identifies the user.',
+    step: `Remove ${userName} from the order creation body`,
+    summary: `The order creation body carries ${userName}`,
+    help: `Remove ${userName}: on v2 the token identifies the user.`,
   },
   {
     id: 'PO104',
@@ -52,9 +59,9 @@ export const RULES = [
     id: 'PO105',
     name: 'checkout-link',
     severity: 'error',
-    step: 'Read the payment link from links.checkout_link',
-    summary: "The payment link is read from links.checkoutLink (or the reference sample's links.checkout)",
-    help: 'Read links.checkout_link.',
+    step: `Read the payment link from ${links}.${checkout.v2}`,
+    summary: `The payment link is read from ${links}.${checkout.v1} (or the reference sample's ${links}.${sampleCheckout})`,
+    help: `Read ${links}.${checkout.v2}.`,
   },
   {
     id: 'PO106',
@@ -68,31 +75,31 @@ export const RULES = [
     id: 'PO107',
     name: 'refunded-state',
     severity: 'warning',
-    step: 'State REFUNDED exists only in v2',
-    summary: 'Status handling knows PENDING but not REFUNDED',
-    help: 'Handle the REFUNDED state, which v2 orders can reach.',
+    step: `State ${refunded} exists only in v2`,
+    summary: `Status handling knows ${pending} but not ${refunded}`,
+    help: `Handle the ${refunded} state, which v2 orders can reach.`,
   },
   {
     id: 'PO108',
     name: 'notification-url',
     severity: 'warning',
-    summary: 'notification_url: the spec does not show whether v2 accepts it',
+    summary: `${notificationUrl}: the spec does not show whether v2 accepts it`,
     help: 'Keep it if you rely on notifications, but confirm with the service that v2 delivers them; do not depend on it alone.',
   },
   {
     id: 'PO109',
     name: 'external-reference',
     severity: 'info',
-    step: 'external_reference is new and optional',
-    summary: 'v2 accepts external_reference, your own id for the order',
-    help: 'Optionally send external_reference with your order id, to find orders by your own reference.',
+    step: `${externalReference} is new and optional`,
+    summary: `v2 accepts ${externalReference}, your own id for the order`,
+    help: `Optionally send ${externalReference} with your order id, to find orders by your own reference.`,
   },
   {
     id: 'PO110',
     name: 'v1-only-fields',
     severity: 'warning',
-    summary: 'Reads orderNumber, currency or refNumber, which v2 orders do not have',
-    help: 'Stop reading orderNumber, currency and refNumber; identify orders by uuid (and external_reference).',
+    summary: `Reads ${orderNumber}, ${currency} or ${refNumber}, which v2 orders do not have`,
+    help: `Stop reading ${orderNumber}, ${currency} and ${refNumber}; identify orders by ${uuid} (and ${externalReference}).`,
   },
   {
     id: 'PO201',
@@ -151,7 +158,7 @@ export interface Finding {
   severity: Severity;
   message: string;
   location: Location;
-  /** The exact fix: "rename user_name → username", "amount \"149.90\" → \"14990\"". */
+  /** The exact fix, e.g. "amount \"149.90\" → \"14990\"". */
   fix: string;
   /** For source code: the suggested replacement text of the line. */
   replacement?: string;

@@ -3,9 +3,10 @@
  * (--config), and a real v2 token request works with the stored credentials (--live ENV).
  */
 import type { Context } from '../context.js';
+import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
 import { CliError } from '../errors.js';
-import { ENVIRONMENTS, type EnvName } from '../session/environments.js';
-import { configKey, resolveAddress } from '../session/target.js';
+import { openSession } from '../session/session.js';
+import { configKey, resolveAddress, resolveTarget } from '../session/target.js';
 import { type Finding, finding } from './rules.js';
 
 export async function checkConfig(ctx: Context): Promise<Finding[]> {
@@ -42,8 +43,8 @@ export async function checkLive(ctx: Context, env: EnvName): Promise<Finding[]> 
   const store = await ctx.store();
   const at = { file: store.path, pointer: `/environments/${env}` };
   try {
-    const { openSession } = await import('../session/session.js');
-    const session = await openSession(ctx, { env, api: 'v2' });
+    const target = resolveTarget(ctx, { env, api: 'v2' }, store.read());
+    const session = await openSession(ctx, target);
     const issued = await session.client.requestToken(session.credentials);
     return [
       finding(

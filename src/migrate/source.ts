@@ -2,6 +2,7 @@
  * Checks source code in any language by plain text patterns, line by line. It never changes a file:
  * each finding carries the suggested replacement of its line where one can be written.
  */
+import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../contract/fields.js';
 import { type Finding, finding, type RuleId } from './rules.js';
 
 interface Pattern {
@@ -13,6 +14,17 @@ interface Pattern {
   fix: string;
   replace?: (line: string) => string;
 }
+
+const v1User = TOKEN_FIELDS.v1.user;
+const { userName, notificationUrl, links, uuid, externalReference, orderNumber, refNumber } = ORDER_FIELDS;
+const { checkout, sampleCheckout } = LINK_FIELDS;
+
+/** The name as a whole word. */
+const word = (name: string, flags?: string) => new RegExp(String.raw`\b${name}\b`, flags);
+const everyV1User = word(v1User, 'g');
+const everyV1Link = word(checkout.v1, 'g');
+const everyQuotedSampleKey = new RegExp(String.raw`(["'])${sampleCheckout}\1(\s*\])`, 'g');
+const everySampleLinkPath = new RegExp(String.raw`${links}\.${sampleCheckout}\b(?!_)`, 'g');
 
 const PATTERNS: Pattern[] = [
   {
@@ -27,16 +39,16 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO102',
-    test: /\buser_name\b/,
-    message: 'user_name in the token request',
-    fix: 'rename user_name → username',
-    replace: (line) => line.replace(/\buser_name\b/g, 'username'),
+    test: word(v1User),
+    message: `${v1User} in the token request`,
+    fix: `rename ${v1User} → ${TOKEN_FIELDS.v2.user}`,
+    replace: (line) => line.replace(everyV1User, TOKEN_FIELDS.v2.user),
   },
   {
     rule: 'PO103',
-    test: /["']userName["']\s*(?::|=>|,|\])|(?:^|[{,\s])userName\s*:(?!:)/,
-    message: 'userName in the order body',
-    fix: 'remove userName from the order body (v2: the token identifies the user)',
+    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>|,|\])|(?:^|[{,\s])${userName}\s*:(?!:)`),
+    message: `${userName} in the order body`,
+    fix: `remove ${userName} from the order body (v2: the token identifies the user)`,
   },
   {
     rule: 'PO104',
@@ -47,14 +59,16 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO105',
-    test: /\bcheckoutLink\b|links(?:\.checkout\b(?!_)|\[\s*["']checkout["']\s*\])|\[\s*["']links["']\s*\]\s*\[\s*["']checkout["']\s*\]/,
-    message: 'the payment link read from links.checkoutLink / links.checkout',
-    fix: 'read links.checkout_link',
+    test: new RegExp(
+      String.raw`\b${checkout.v1}\b|${links}(?:\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|\[\s*["']${links}["']\s*\]\s*\[\s*["']${sampleCheckout}["']\s*\]`,
+    ),
+    message: `the payment link read from ${links}.${checkout.v1} / ${links}.${sampleCheckout}`,
+    fix: `read ${links}.${checkout.v2}`,
     replace: (line) =>
       line
-        .replace(/\bcheckoutLink\b/g, 'checkout_link')
-        .replace(/(["'])checkout\1(\s*\])/g, '$1checkout_link$1$2')
-        .replace(/links\.checkout\b(?!_)/g, 'links.checkout_link'),
+        .replace(everyV1Link, checkout.v2)
+        .replace(everyQuotedSampleKey, `$1${checkout.v2}$1$2`)
+        .replace(everySampleLinkPath, `${links}.${checkout.v2}`),
   },
   {
     rule: 'PO106',
@@ -65,20 +79,22 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO108',
-    test: /\bnotification_url\b/,
-    message: 'notification_url, whose v2 support the spec does not show',
+    test: word(notificationUrl),
+    message: `${notificationUrl}, whose v2 support the spec does not show`,
     fix: 'confirm v2 notifications with the service before relying on them',
   },
   {
     rule: 'PO110',
-    test: /\.(?:orderNumber|refNumber)\b|\[\s*["'](?:orderNumber|refNumber)["']\s*\]/,
-    message: 'orderNumber / refNumber, which v2 orders do not have',
-    fix: 'identify orders by uuid (and external_reference) instead',
+    test: new RegExp(
+      String.raw`\.(?:${orderNumber}|${refNumber})\b|\[\s*["'](?:${orderNumber}|${refNumber})["']\s*\]`,
+    ),
+    message: `${orderNumber} / ${refNumber}, which v2 orders do not have`,
+    fix: `identify orders by ${uuid} (and ${externalReference}) instead`,
   },
 ];
 
-const PENDING = /["'`]PENDING["'`]|\bPENDING\b/;
-const REFUNDED = /REFUNDED/;
+const { pending, refunded } = ORDER_STATES;
+const PENDING_WORD = new RegExp(`["'\`]${pending}["'\`]|\\b${pending}\\b`);
 
 /** Checks one file's text; `file` is the path shown in findings. */
 export function checkSource(text: string, file: string): Finding[] {
@@ -101,17 +117,17 @@ export function checkSource(text: string, file: string): Finding[] {
       findings.push(found);
     }
     if (!pendingAt) {
-      const match = PENDING.exec(line);
+      const match = PENDING_WORD.exec(line);
       if (match) pendingAt = { line: index + 1, column: match.index + 1 };
     }
   });
-  if (pendingAt && !REFUNDED.test(text)) {
+  if (pendingAt && !text.includes(refunded)) {
     findings.push(
       finding(
         'PO107',
         { file, ...pendingAt },
-        'status handling knows PENDING but not REFUNDED',
-        'handle REFUNDED, which v2 orders can reach',
+        `status handling knows ${pending} but not ${refunded}`,
+        `handle ${refunded}, which v2 orders can reach`,
       ),
     );
   }

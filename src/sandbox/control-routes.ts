@@ -3,10 +3,11 @@
  * and faults, and reset. It exists only in the sandbox; nothing here is part of the service.
  */
 import type { FastifyInstance } from 'fastify';
-import { ORDER_STATES, orderResponseBody } from '../contract/schemas.js';
+import { ORDER_STATES } from '../contract/fields.js';
+import { orderResponseBody } from '../contract/schemas.js';
+import type { SandboxCore } from './core.js';
 import { readForced } from './faults.js';
-import type { SandboxCore } from './server.js';
-import { ORDER_NOT_FOUND } from './service-routes.js';
+import { ORDER_NOT_FOUND } from './orders.js';
 import { changeStatus } from './status-change.js';
 
 export const CONTROL_PREFIX = '/_sandbox';
@@ -29,11 +30,8 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
   const badRequest = (message: string) => ({ error: message });
 
   app.get(CONTROL_PREFIX, async () => ({
-    accounts: core.accounts.map((a) => ({
-      username: a.username,
-      client_id: a.clientId,
-      client_secret_id: a.clientSecretId,
-    })),
+    // Never the secrets: anything on the machine can read this, and the journal masks them too.
+    accounts: core.accounts.map((a) => ({ username: a.username, client_id: a.clientId })),
     token_ttl: core.tokenTtlSeconds,
     now: core.now().toISOString(),
     orders: core.orders.size,
@@ -78,18 +76,23 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
 
   app.get(`${CONTROL_PREFIX}/clock`, async () => ({
     now: core.now().toISOString(),
-    offset_seconds: core.clockOffsetMs / 1000,
+    offset_seconds: core.clock.offsetSeconds,
   }));
   app.post(`${CONTROL_PREFIX}/clock`, async (request, reply) => {
     const body = objectBody(request.body) ?? {};
-    if (typeof body.advance === 'number' && Number.isFinite(body.advance)) {
-      core.clockOffsetMs += body.advance * 1000;
-    } else if (typeof body.now === 'string' && !Number.isNaN(Date.parse(body.now))) {
-      core.clockOffsetMs = Date.parse(body.now) - Date.now();
-    } else {
-      return reply.code(400).send(badRequest('give {"advance": SECONDS} or {"now": "ISO-8601 time"}'));
-    }
-    return { now: core.now().toISOString(), offset_seconds: core.clockOffsetMs / 1000 };
+    const moved =
+      typeof body.advance === 'number'
+        ? core.clock.advance(body.advance)
+        : typeof body.now === 'string' && core.clock.set(body.now);
+    if (!moved)
+      return reply
+        .code(400)
+        .send(
+          badRequest(
+            'give {"advance": SECONDS} or {"now": "ISO-8601 time"}, within the range of dates (±275,000 years)',
+          ),
+        );
+    return { now: core.now().toISOString(), offset_seconds: core.clock.offsetSeconds };
   });
 
   app.get(`${CONTROL_PREFIX}/force`, async () => ({ forced: core.forced.list() }));
@@ -111,7 +114,7 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
     core.journal.clear();
     core.forced.clear();
     core.notifier.attempts.length = 0;
-    core.clockOffsetMs = 0;
+    core.clock.reset();
     return { reset: true };
   });
 }

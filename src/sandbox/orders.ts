@@ -1,34 +1,22 @@
 /**
- * The sandbox's orders: who owns each, how to find it by uuid or short id, and, with `--state`,
- * a JSON file that keeps them across restarts (written atomically; a corrupt file is reported and
- * left untouched). Orders are compact: what can be derived (id, links, ref number) is not stored,
- * so 100,000 orders stay small.
+ * The sandbox's orders: who owns each, which version made it, how to find it by uuid or short id,
+ * and, with `--state`, the file that keeps them (state-file.ts), written before any change is
+ * acknowledged. Orders are compact: what can be derived (id, links, ref number) is not stored, so
+ * 100,000 orders stay small.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ORDER_STATES } from '../contract/fields.js';
 import type { OrderDraft, StoredOrder } from '../contract/schemas.js';
-import { ORDER_STATES } from '../contract/schemas.js';
 import { type ApiVersion, PATHS } from '../contract/versions.js';
+import { type OrderRecord, StateFile, StateFileError } from './state-file.js';
+
+export { StateFileError };
 
 /** The currency the sandbox reports on v1 orders (numeric ISO 4217 code); the spec shows none. */
 export const SANDBOX_CURRENCY = '840';
 
-export interface OrderRecord {
-  version: ApiVersion;
-  uuid: string;
-  owner: string;
-  sequence: number;
-  amountCents: bigint;
-  baseUrl: string;
-  successUrl: string;
-  failUrl: string;
-  description: string;
-  externalReference?: string;
-  notificationUrl?: string;
-  status: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** The sandbox's answer for an unknown or foreign order; the spec shows none (documented in the README). */
+export const ORDER_NOT_FOUND = { status: 404, body: { message: 'Order not found' } } as const;
 
 export class SandboxOrder implements StoredOrder {
   readonly version: ApiVersion;
@@ -72,64 +60,52 @@ export class SandboxOrder implements StoredOrder {
     return this.version === 'v1' ? PATHS.lookup('v1', this.shortId) : PATHS.lookup('v2', this.uuid);
   }
 
-  get orderNumber(): string {
-    return String(this.sequence);
+  // orderNumber, refNumber and currency exist on v1 orders only (spec §2.4: removed in v2).
+  get orderNumber(): string | undefined {
+    return this.version === 'v1' ? String(this.sequence) : undefined;
   }
 
-  get refNumber(): string {
-    return `REF${this.sequence}${this.uuid.slice(24, 28).toUpperCase()}`;
+  get refNumber(): string | undefined {
+    return this.version === 'v1' ? `REF${this.sequence}${this.uuid.slice(24, 28).toUpperCase()}` : undefined;
   }
 
-  get currency(): string {
-    return SANDBOX_CURRENCY;
+  get currency(): string | undefined {
+    return this.version === 'v1' ? SANDBOX_CURRENCY : undefined;
   }
 
   get checkoutUrl(): string {
     return `${this.baseUrl}/pay/${this.uuid}`;
   }
 
-  toRecord(): Omit<OrderRecord, 'amountCents'> & { amountCents: string } {
-    const { amountCents, ...rest } = { ...this } as OrderRecord;
-    return { ...rest, amountCents: amountCents.toString() };
+  toRecord(): OrderRecord {
+    return { ...this };
   }
 }
-
-interface StateFile {
-  format: 1;
-  sequence: number;
-  orders: ReturnType<SandboxOrder['toRecord']>[];
-}
-
-export class StateFileError extends Error {}
 
 export class OrderBook {
   readonly #byUuid = new Map<string, SandboxOrder>();
   readonly #byShortId = new Map<string, SandboxOrder>();
+  readonly #file: StateFile | undefined;
   #sequence = 100_000;
-  #flushTimer: NodeJS.Timeout | undefined;
   #baseUrl = '';
 
-  /** Loads `stateFile` if it exists; throws StateFileError when it cannot be read as a state file. */
-  constructor(private readonly stateFile?: string) {
+  /**
+   * Loads `stateFile` if it exists, compacting it if needed; throws StateFileError when it cannot be
+   * read as a state file (then it is left as it is) or cannot be written.
+   */
+  constructor(stateFile?: string) {
     if (!stateFile) return;
-    let text: string;
-    try {
-      text = readFileSync(stateFile, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new StateFileError(`cannot read the state file ${stateFile}: ${(error as Error).message}`);
+    this.#file = new StateFile(stateFile);
+    const kept = this.#file.load();
+    if (kept) {
+      this.#sequence = kept.sequence;
+      for (const record of kept.orders) this.#index(new SandboxOrder(record));
     }
     try {
-      const state = JSON.parse(text) as StateFile;
-      if (state.format !== 1 || !Array.isArray(state.orders))
-        throw new Error('not a payorder sandbox state file');
-      this.#sequence = state.sequence;
-      for (const order of state.orders)
-        this.#index(new SandboxOrder({ ...order, amountCents: BigInt(order.amountCents) }));
+      if (kept?.appendable && kept.lines === kept.orders.length) this.#file.open();
+      else this.#compact();
     } catch (error) {
-      throw new StateFileError(
-        `the state file ${stateFile} is corrupt (${(error as Error).message}); it was left as it is: move it away or fix it`,
-      );
+      throw new StateFileError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     }
   }
 
@@ -156,8 +132,8 @@ export class OrderBook {
       createdAt: now.getTime(),
       updatedAt: now.getTime(),
     });
+    this.#file?.append(order.toRecord());
     this.#index(order);
-    this.#scheduleFlush();
     return order;
   }
 
@@ -167,9 +143,10 @@ export class OrderBook {
   }
 
   setStatus(order: SandboxOrder, status: string, now: Date): void {
+    const updatedAt = now.getTime();
+    this.#file?.append({ ...order.toRecord(), status, updatedAt });
     order.status = status;
-    order.updatedAt = now.getTime();
-    this.#scheduleFlush();
+    order.updatedAt = updatedAt;
   }
 
   list(): SandboxOrder[] {
@@ -177,34 +154,26 @@ export class OrderBook {
   }
 
   clear(): void {
+    this.#file?.compact(this.#sequence, []);
     this.#byUuid.clear();
     this.#byShortId.clear();
-    this.#scheduleFlush();
   }
 
-  /** Writes the state file now (temp file + rename, so a crash leaves the old or the new file whole). */
-  flush(): void {
-    if (this.#flushTimer) clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    if (!this.stateFile) return;
-    const state: StateFile = {
-      format: 1,
-      sequence: this.#sequence,
-      orders: this.list().map((order) => order.toRecord()),
-    };
-    const temporary = `${this.stateFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 });
-    renameSync(temporary, this.stateFile);
+  /** Compacts the state file if status changes left replaced lines, and closes it. */
+  close(): void {
+    if (this.#file && this.#file.lines !== this.size) this.#compact();
+    this.#file?.close();
+  }
+
+  #compact(): void {
+    this.#file?.compact(
+      this.#sequence,
+      this.list().map((order) => order.toRecord()),
+    );
   }
 
   #index(order: SandboxOrder): void {
     this.#byUuid.set(order.uuid, order);
     this.#byShortId.set(order.shortId, order);
-  }
-
-  #scheduleFlush(): void {
-    if (!this.stateFile || this.#flushTimer) return;
-    this.#flushTimer = setTimeout(() => this.flush(), 50);
-    this.#flushTimer.unref();
   }
 }

@@ -2,6 +2,7 @@
  * The page behind a payment link: the order, with Pay and Fail buttons that settle it and send the
  * browser on to the merchant's callback_success or callback_fail.
  */
+import { ORDER_STATES } from '../contract/fields.js';
 import { formatAmount } from '../contract/money.js';
 import type { SandboxOrder } from './orders.js';
 
@@ -12,7 +13,7 @@ const escapeHtml = (text: string) =>
   );
 
 export function paymentPage(order: SandboxOrder, notice?: string): string {
-  const open = order.status === 'PENDING';
+  const open = order.status === ORDER_STATES.pending;
   const rows = [
     ['Order', order.orderNumber ?? order.uuid],
     ['Description', order.description],

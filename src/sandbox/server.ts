@@ -6,7 +6,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Credentials } from '../contract/token.js';
 import { TEST_ACCOUNT } from './accounts.js';
+import { SandboxClock } from './clock.js';
 import { registerControlRoutes } from './control-routes.js';
+import type { SandboxCore } from './core.js';
 import { ForcedQueue } from './faults.js';
 import { Journal } from './journal.js';
 import { Notifier } from './notifier.js';
@@ -29,21 +31,6 @@ export interface SandboxOptions {
   notifyBackoffMs?: number;
   /** Called once per answered request, for the CLI's request log. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
-}
-
-/** The sandbox's shared state, handed to its route modules. */
-export interface SandboxCore {
-  accounts: Credentials[];
-  tokenTtlSeconds: number;
-  latencyMs: number;
-  failRate: number;
-  orders: OrderBook;
-  journal: Journal;
-  forced: ForcedQueue;
-  tokens: TokenIssuer;
-  notifier: Notifier;
-  clockOffsetMs: number;
-  now(): Date;
 }
 
 export interface Sandbox {
@@ -69,8 +56,8 @@ export function createCore(options: SandboxOptions): SandboxCore {
       backoffMs: options.notifyBackoffMs ?? 200,
       now: () => core.now(),
     }),
-    clockOffsetMs: 0,
-    now: () => new Date(Date.now() + core.clockOffsetMs),
+    clock: new SandboxClock(),
+    now: () => core.clock.now(),
   };
   core.tokens = new TokenIssuer(() => core.now());
   return core;
@@ -109,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     async close() {
       await app.close();
       await core.notifier.settle();
-      core.orders.flush();
+      core.orders.close();
     },
   };
 }

@@ -5,12 +5,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../contract/catalog.js';
-import { ORDER_STATES, orderResponseBody, readOrderRequest } from '../contract/schemas.js';
-import { GRANT_TYPE, readTokenRequest, tokenResponseBody } from '../contract/token.js';
+import { GRANT_TYPE, ORDER_STATES } from '../contract/fields.js';
+import { orderResponseBody, readOrderRequest } from '../contract/schemas.js';
+import { readTokenRequest, tokenResponseBody } from '../contract/token.js';
 import { API_VERSIONS, type ApiVersion, PATHS } from '../contract/versions.js';
+import type { SandboxCore } from './core.js';
 import type { Forced } from './faults.js';
+import { ORDER_NOT_FOUND } from './orders.js';
 import { notFoundPage, paymentPage } from './payment-page.js';
-import type { SandboxCore } from './server.js';
 import { changeStatus } from './status-change.js';
 import type { TokenClaims } from './tokens.js';
 
@@ -29,9 +31,6 @@ interface Exchange {
   body: unknown;
   malformed: boolean;
 }
-
-/** The sandbox's answer for an unknown or foreign order; the spec shows none (documented in the README). */
-export const ORDER_NOT_FOUND = { status: 404, body: { message: 'Order not found' } } as const;
 
 const fail = (id: CatalogId): Outcome => {
   const entry = catalogEntry(id);
@@ -110,9 +109,15 @@ async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: 
   if (isOutcome(claims)) return claims;
   const key = Object.values(request.params as Record<string, string>)[0] ?? '';
   const order = core.orders.find(key);
-  if (!order || order.owner !== claims.sub || (version === 'v2' && order.uuid !== key))
+  // Each version is a service of its own: an order made on the other one is unknown here.
+  if (
+    !order ||
+    order.version !== version ||
+    order.owner !== claims.sub ||
+    (version === 'v2' && order.uuid !== key)
+  )
     return ORDER_NOT_FOUND;
-  return { status: 200, body: orderResponseBody(order, version) };
+  return { status: 200, body: orderResponseBody(order) };
 }
 
 /** Sends a fault's answer and returns the status it sent (0 when none: hang, reset). */

@@ -1,10 +1,13 @@
 /**
- * `npm run bench:sandbox`: loads POST /v2/api/checkout and GET /v2/api/orders/:uuid on the sandbox
- * and, in the same run, on a bare node:http server doing the same parse and validation; prints
- * requests/s, p99 and the ratio, then start-up time and memory. A benchmark, not a test.
+ * `npm run bench:sandbox`: loads POST /v2/api/checkout and GET /v2/api/orders/:uuid on the sandbox,
+ * and POST again on a sandbox with --state (each order written to its file before the answer), and
+ * in the same run on a bare node:http server doing the same parse and validation; prints requests/s,
+ * p99 and the ratio, then start-up time and memory. A benchmark, not a test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -102,30 +105,67 @@ const stop = (server: Server) => new Promise((resolve) => server.child.once('exi
 async function main() {
   const sandbox = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json']);
   const idleRss = rssMb(sandbox.child.pid!);
+  const stateDir = mkdtempSync(join(tmpdir(), 'payorder-bench-'));
+  const stateFile = join(stateDir, 'state.json');
+  const stateful = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json', '--state', stateFile]);
   const bare = await start([fileURLToPath(new URL('./bare-server.mjs', import.meta.url))]);
   const sandboxToken = await token(sandbox.url);
+  const statefulToken = await token(stateful.url);
   const rows: string[] = [];
   const pad = (s: string, n: number) => s.padEnd(n);
   rows.push(`${pad('load', 34)}${pad('bare node:http', 24)}${pad('sandbox', 24)}ratio`);
-  for (const method of ['POST', 'GET'] as const) {
+  const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
+  const median = (ratios: number[]) => [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+  // The --state row also loads the sandbox without --state in each of its rounds, for the cost of
+  // the write itself: machine noise moves the bare server's figure from row to row.
+  const loads = [
+    { label: 'POST /v2/api/checkout', method: 'POST', server: sandbox, auth: sandboxToken },
+    { label: 'GET /v2/api/orders/:uuid', method: 'GET', server: sandbox, auth: sandboxToken },
+    {
+      label: 'POST /v2/api/checkout --state',
+      method: 'POST',
+      server: stateful,
+      auth: statefulToken,
+      without: { server: sandbox, auth: sandboxToken },
+    },
+  ] as const;
+  let stateCost = '';
+  for (const row of loads) {
+    const { label, method, server, auth } = row;
+    const without = 'without' in row ? row.without : undefined;
     const bareUuid = await createOne(bare.url, 'x');
-    const sandboxUuid = await createOne(sandbox.url, sandboxToken);
+    const sandboxUuid = await createOne(server.url, auth);
     const path = method === 'POST' ? '/v2/api/checkout' : '/v2/api/orders/';
-    const rounds: Array<{ b: Awaited<ReturnType<typeof load>>; s: Awaited<ReturnType<typeof load>> }> = [];
+    type Load = Awaited<ReturnType<typeof load>>;
+    const rounds: Array<{ b: Load; s: Load; w?: Load }> = [];
     for (let round = 0; round < ROUNDS; round++) {
       const b = await load(bare.url, 'x', method, method === 'POST' ? path : path + bareUuid);
-      const s = await load(sandbox.url, sandboxToken, method, method === 'POST' ? path : path + sandboxUuid);
-      rounds.push({ b, s });
+      const s = await load(server.url, auth, method, method === 'POST' ? path : path + sandboxUuid);
+      const w = without && (await load(without.server.url, without.auth, method, path));
+      rounds.push({ b, s, ...(w ? { w } : {}) });
+    }
+    if (without) {
+      const costs = rounds.map((r) => r.s.rps / r.w!.rps);
+      const all = costs.map(percent).join(' ');
+      stateCost = `--state: POST at ${percent(median(costs))} of the sandbox without --state, same rounds (rounds: ${all})`;
     }
     rounds.sort((x, y) => x.s.rps / x.b.rps - y.s.rps / y.b.rps);
     const { b, s } = rounds[Math.floor(rounds.length / 2)]!;
-    const all = rounds.map((r) => `${((r.s.rps / r.b.rps) * 100).toFixed(0)}%`).join(' ');
+    const all = rounds.map((r) => percent(r.s.rps / r.b.rps)).join(' ');
     rows.push(
-      `${pad(`${method} ${path}${method === 'GET' ? ':uuid' : ''}`, 34)}${pad(`${Math.round(b.rps)} req/s p99 ${b.p99} ms`, 24)}${pad(`${Math.round(s.rps)} req/s p99 ${s.p99} ms`, 24)}${((s.rps / b.rps) * 100).toFixed(0)}% (rounds: ${all})`,
+      `${pad(label, 34)}${pad(`${Math.round(b.rps)} req/s p99 ${b.p99} ms`, 24)}${pad(`${Math.round(s.rps)} req/s p99 ${s.p99} ms`, 24)}${percent(s.rps / b.rps)} (rounds: ${all})`,
     );
   }
   await stop(bare);
   await stop(sandbox);
+  // The state file as the load left it (one appended line per order), then the start-up that
+  // reads and compacts it.
+  const stateOrders = (await (await fetch(`${stateful.url}/_sandbox`)).json()) as { orders: number };
+  const stateMb = statSync(stateFile).size / 1_048_576;
+  await stop(stateful);
+  const reloaded = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json', '--state', stateFile]);
+  await stop(reloaded);
+  rmSync(stateDir, { recursive: true, force: true });
   // Memory: a fresh sandbox given exactly 100,000 orders.
   const filled = await start(['bin/payorder.js', 'sandbox', '--port', '0', '--json']);
   const filledToken = await token(filled.url);
@@ -160,6 +200,10 @@ async function main() {
     `sandbox benchmark: ${CONNECTIONS} connections, keep-alive, ${SECONDS} s per load, ${ROUNDS} alternating rounds (median shown), Node ${process.version}`,
   );
   console.log(rows.join('\n'));
+  console.log(stateCost);
+  console.log(
+    `--state: ${stateOrders.orders} orders in a ${stateMb.toFixed(1)} MB file; first answer from spawn with it: ${reloaded.firstAnswerMs.toFixed(0)} ms`,
+  );
   console.log(
     `first answer from spawn: median ${firsts[2]!.toFixed(0)} ms (of 5: ${firsts.map((f) => f.toFixed(0)).join(', ')})`,
   );

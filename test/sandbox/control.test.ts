@@ -1,12 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { tempDir } from '../helpers/cli.js';
-import { call, orderBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
+import { call, orderBody, tokenBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ notifyAttempts: 4 });
+
+describe('GET /_sandbox', () => {
+  it('lists the accounts without their secrets', async () => {
+    const reply = await call(sb.url, 'GET', '/_sandbox');
+    expect(reply.status).toBe(200);
+    expect(reply.body.accounts).toEqual([{ username: 'sandbox-merchant', client_id: 'sandbox-client' }]);
+    expect(reply.text).not.toContain('sandbox-secret');
+    expect(reply.text).not.toContain('client_secret_id');
+  });
+});
 
 describe('journal', () => {
   it('records what reached the service with secrets and tokens masked', async () => {
@@ -56,6 +63,17 @@ describe('clock and token ttl', () => {
 
   it('rejects a clock change it cannot read', async () => {
     expect((await call(sb.url, 'POST', '/_sandbox/clock', { advance: 'soon' })).status).toBe(400);
+  });
+
+  it('refuses a move out of the range of dates and keeps answering', async () => {
+    const before = (await call(sb.url, 'GET', '/_sandbox/clock')).body;
+    for (const body of [{ advance: 1e308 }, { advance: -1e308 }, { now: '+300000-01-01T00:00:00Z' }]) {
+      const reply = await call(sb.url, 'POST', '/_sandbox/clock', body);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error).toContain('within the range of dates');
+    }
+    expect((await call(sb.url, 'GET', '/_sandbox/clock')).body.offset_seconds).toBe(before.offset_seconds);
+    expect((await call(sb.url, 'POST', '/v2/api/auth/token', tokenBody('v2'))).status).toBe(200);
   });
 });
 
@@ -126,6 +144,18 @@ describe('payment page and notifications', () => {
     expect(received[0]).toMatchObject({ uuid: order.uuid, status: 'PAID' });
     const { attempts } = (await call(sb.url, 'GET', '/_sandbox/notifications')).body;
     expect(attempts.map((a: any) => a.outcome)).toEqual([500, 204]);
+  });
+
+  it('the page shows a v1 order by its order number and a v2 order, which has none, by its uuid', async () => {
+    const token = await tokenFor(sb.url);
+    const orderRow = (html: string) => /<th>Order<\/th><td>([^<]*)<\/td>/.exec(html)?.[1];
+    const v1 = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
+    const v2 = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    expect(orderRow((await call(sb.url, 'GET', `/pay/${v1.uuid}`)).text)).toBe(v1.orderNumber);
+    const page = (await call(sb.url, 'GET', `/pay/${v2.uuid}`)).text;
+    expect(orderRow(page)).toBe(v2.uuid);
+    // The number the v2 order would have had, were it a v1 order, appears nowhere.
+    expect(page).not.toContain(String(Number(v1.orderNumber) + 1));
   });
 
   it('Fail redirects to callback_fail', async () => {
@@ -226,33 +256,5 @@ describe('forced errors and faults', () => {
     } finally {
       await flaky.close();
     }
-  });
-});
-
-describe('--state', () => {
-  it('keeps orders across a restart, and reports a corrupt file without touching it', async () => {
-    const dir = tempDir('payorder-state-');
-    const file = join(dir, 'state.json');
-    const first = await startSandbox({ port: 0, stateFile: file });
-    const token = await tokenFor(first.url);
-    const order = (
-      await call(first.url, 'POST', '/1/checkout', orderBody('v1', { amount: '92233720368547758.07' }), token)
-    ).body;
-    await first.close();
-
-    const second = await startSandbox({ port: 0, stateFile: file });
-    try {
-      const again = await tokenFor(second.url);
-      const found = await call(second.url, 'GET', `/1/order/${order.uuid}`, undefined, again);
-      expect(found.status).toBe(200);
-      expect(found.text).toContain('"amount":92233720368547758.07');
-      expect(found.body.orderNumber).toBe(order.orderNumber);
-    } finally {
-      await second.close();
-    }
-
-    writeFileSync(file, '{"format":1,"orders":[');
-    await expect(startSandbox({ port: 0, stateFile: file })).rejects.toThrow(/corrupt/);
-    expect(readFileSync(file, 'utf8')).toBe('{"format":1,"orders":[');
   });
 });

@@ -202,7 +202,7 @@ describe('v1 userName (1004, 1002)', () => {
 });
 
 describe('lookup', () => {
-  it('v2 by uuid; v1 by uuid or the id’s last segment; in each version’s shape', async () => {
+  it('v1 by uuid or the id’s last segment; v2 by uuid only; each in its version’s shape', async () => {
     const token = await tokenFor(sb.url, 'v1');
     const created = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
     const shortId = created.id.split('/').pop();
@@ -214,9 +214,32 @@ describe('lookup', () => {
         links: { checkoutLink: created.links.checkoutLink },
       });
     }
-    const v2 = await call(sb.url, 'GET', `/v2/api/orders/${created.uuid}`, undefined, token);
-    expect(v2.body).toMatchObject({ uuid: created.uuid, amount: '1250' });
-    expect((await call(sb.url, 'GET', `/v2/api/orders/${shortId}`, undefined, token)).status).toBe(404);
+    const v2Order = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    const v2 = await call(sb.url, 'GET', `/v2/api/orders/${v2Order.uuid}`, undefined, token);
+    expect(v2.body).toMatchObject({ uuid: v2Order.uuid, amount: '1250', links: v2Order.links });
+    const v2ShortId = v2Order.uuid.replaceAll('-', '').slice(0, 16);
+    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2ShortId}`, undefined, token)).status).toBe(404);
+  });
+
+  it('an order belongs to the version that created it: the other version answers 404', async () => {
+    const token = await tokenFor(sb.url);
+    const v1 = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
+    const v2 = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    const v2ShortId = v2.uuid.replaceAll('-', '').slice(0, 16);
+    for (const path of [
+      `/1/order/${v2.uuid}`,
+      `/1/order/${v2ShortId}`,
+      `/v2/api/orders/${v1.uuid}`,
+      `/1/order/${encodeURIComponent(v2.id)}`,
+    ]) {
+      const reply = await call(sb.url, 'GET', path, undefined, token);
+      expect([path, reply.status, reply.body]).toEqual([path, 404, { message: 'Order not found' }]);
+    }
+    // Each is still found where it was created.
+    expect((await call(sb.url, 'GET', `/1/order/${v1.uuid}`, undefined, token)).body.uuid).toBe(v1.uuid);
+    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2.uuid}`, undefined, token)).body.uuid).toBe(
+      v2.uuid,
+    );
   });
 
   it('orders belong to the account that created them', async () => {
