@@ -2,16 +2,17 @@
  * What the profile store holds, and helpers to reach into it. Plain data: no file access here, so
  * commands can use these without loading the store's dependencies.
  */
+
+import type { EnvName } from '../contract/environments.js';
 import type { Credentials } from '../contract/token.js';
 import type { ApiVersion } from '../contract/versions.js';
 import type { OutputFormat } from '../output/formats.js';
-import type { EnvName } from '../session/environments.js';
 
 export interface CachedToken {
   accessToken: string;
   /** ISO time the service said it expires. */
   expiresAt: string;
-  /** The client the token was issued to, so a token is never used with other credentials. */
+  /** The client the token was issued to (shown by `status`; the cache key holds it too). */
   clientId: string;
 }
 
@@ -25,7 +26,8 @@ export interface EnvProfile {
   /** The version chosen at login; --api and PAYORDER_API override it. */
   api?: ApiVersion;
   addresses?: Partial<Record<ApiVersion, Addresses>>;
-  tokens?: Partial<Record<ApiVersion, CachedToken>>;
+  /** Cached tokens by their cache key (session/token-cache.ts): version, auth address, user, client. */
+  tokens?: Record<string, CachedToken>;
   loggedInAt?: string;
 }
 

@@ -1,18 +1,39 @@
 /**
  * The profile store: per environment the credentials, addresses and cached tokens, plus defaults.
  * A conf JSON file in the XDG config folder (PAYORDER_CONFIG_DIR overrides), 0600 in a 0700 folder
- * whatever the umask. Every read-modify-write holds a cross-process lock and re-reads under it, so
- * parallel payorder processes never lose each other's writes. A broken file is reported, never replaced.
+ * whatever the umask. It holds client secrets, so it is used only when its folder and file are
+ * safely ours (private-path.ts) and of the right shape (profile-schema.ts); payorder creates the
+ * folder when it is missing and never changes one it did not create. Every read-modify-write holds
+ * a cross-process lock and re-reads under it, so parallel payorder processes never lose each other's
+ * writes. A broken file is reported, never replaced; a failed write leaves the file as it was.
  */
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  type Stats,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type Conf from 'conf';
-import type { Env } from '../context.js';
-import { CliError } from '../errors.js';
+import type { Env } from '../variables.js';
+import { refusalOf } from './private-path.js';
 import type { StoreData } from './profile-data.js';
+import { shapeProblem } from './profile-schema.js';
+import { brokenStore, storeIoError, wrongShape } from './store-errors.js';
 
 export type { StoreData } from './profile-data.js';
+
+// Opening the file never follows a link (a link swapped in after the checks is refused too) and never
+// waits on a named pipe. Windows has neither flag.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
 export class ProfileStore {
   #conf: Conf<StoreData> | undefined;
@@ -23,25 +44,23 @@ export class ProfileStore {
   ) {}
 
   /**
-   * The whole store as it is on disk now. Reading is a plain JSON parse of conf's file, so a command
-   * that only reads (most do, once a token is cached) does not load conf and its schema validator.
+   * The whole store as it is on disk now ({} when there is none yet). Reading is a plain JSON parse
+   * of conf's file, so a command that only reads (most do, once a token is cached) does not load conf.
+   * Throws a config error, having read nothing, when the folder or file is not safely ours.
    */
   read(): StoreData {
-    let text: string;
+    if (!this.#checkFolder()) return {};
+    const text = this.#readFile();
+    if (text === undefined) return {};
+    let data: unknown;
     try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw brokenStore(this.path, error);
-    }
-    try {
-      const data: unknown = JSON.parse(text);
-      if (typeof data !== 'object' || data === null || Array.isArray(data))
-        throw new Error('not a JSON object');
-      return data as StoreData;
+      data = JSON.parse(text);
     } catch (error) {
       throw brokenStore(this.path, error);
     }
+    const problem = shapeProblem(data);
+    if (problem) throw wrongShape(this.path, problem);
+    return data as StoreData;
   }
 
   /**
@@ -49,53 +68,127 @@ export class ProfileStore {
    * read under the lock and may be async (a token renewal runs inside it, so others wait for it).
    */
   async update<T>(change: (data: StoreData) => Promise<T> | T): Promise<T> {
-    this.#ensureDir();
-    const [{ default: lockfile }, conf] = await Promise.all([import('proper-lockfile'), this.#openConf()]);
-    const release = await lockfile.lock(this.dir, {
-      lockfilePath: join(this.dir, 'config.lock'),
-      realpath: false,
-      stale: 15_000,
-      retries: { retries: 600, factor: 1.3, minTimeout: 5, maxTimeout: 100 },
-      onCompromised: () => {},
-    });
+    this.#prepareFolder();
+    const [{ default: lockfile }, { default: ConfClass }] = await Promise.all([
+      import('proper-lockfile'),
+      import('conf'),
+    ]);
+    const release = await this.#lock(lockfile);
     try {
       const data = this.read();
       const result = await change(data);
-      conf.store = data;
+      try {
+        // Created only now, once the file has passed the checks: conf reads it when it starts.
+        this.#conf ??= new ConfClass<StoreData>({
+          cwd: this.dir,
+          configName: 'config',
+          projectName: 'payorder',
+          configFileMode: 0o600,
+          clearInvalidConfig: false,
+        });
+        // conf writes a temporary file beside the store and renames it over: all or nothing.
+        this.#conf.store = data;
+      } catch (error) {
+        throw storeIoError(error, 'file', this.path, 'write');
+      }
       return result;
     } finally {
       await release();
     }
   }
 
-  async #openConf(): Promise<Conf<StoreData>> {
-    if (this.#conf) return this.#conf;
-    const { default: ConfClass } = await import('conf');
+  /**
+   * Takes the cross-process lock (a folder config.lock beside the store). proper-lockfile retries on
+   * any error, so a first attempt without retries tells a lock another process holds (worth waiting
+   * for) from a folder that refuses it (permissions, a full or read-only disk: said at once).
+   */
+  async #lock(lockfile: typeof import('proper-lockfile')): Promise<() => Promise<void>> {
+    const options = {
+      lockfilePath: join(this.dir, 'config.lock'),
+      realpath: false,
+      stale: 15_000,
+      onCompromised: () => {},
+    };
     try {
-      this.#conf = new ConfClass<StoreData>({
-        cwd: this.dir,
-        configName: 'config',
-        projectName: 'payorder',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
+      try {
+        return await lockfile.lock(this.dir, { ...options, retries: 0 });
+      } catch (error) {
+        if (errnoOf(error) !== 'ELOCKED') throw error;
+      }
+      return await lockfile.lock(this.dir, {
+        ...options,
+        retries: { retries: 600, factor: 1.3, minTimeout: 5, maxTimeout: 100 },
       });
     } catch (error) {
-      throw brokenStore(this.path, error);
+      throw storeIoError(error, 'folder', this.dir, 'write');
     }
-    return this.#conf;
   }
 
-  #ensureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
+  /** Whether the folder exists; throws when it is not safely ours or cannot be looked at. */
+  #checkFolder(): boolean {
+    let stats: Stats;
+    try {
+      stats = lstatSync(this.dir);
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return false;
+      throw storeIoError(error, 'folder', this.dir, 'read');
+    }
+    const refusal = refusalOf('folder', this.dir, stats);
+    if (refusal) throw refusal;
+    return true;
   }
-}
 
-function brokenStore(path: string, error: unknown): CliError {
-  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new CliError('config', `the payorder store ${path} cannot be read: ${reason}`, {
-    hint: 'fix the file by hand or move it away; payorder never overwrites a file it cannot read',
-  });
+  /** The file's text, or undefined when there is none; checked on the open file, so what is checked is what is read. */
+  #readFile(): string | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.path, OPEN_FLAGS);
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'ENOENT') return undefined;
+      // O_NOFOLLOW's answer to a link (ELOOP on Linux and macOS, EMLINK on FreeBSD).
+      const link = (code === 'ELOOP' || code === 'EMLINK') && lstatSync(this.path, { throwIfNoEntry: false });
+      const refusal = link ? refusalOf('file', this.path, link) : undefined;
+      throw refusal ?? storeIoError(error, 'file', this.path, 'read');
+    }
+    try {
+      const refusal = refusalOf('file', this.path, fstatSync(fd));
+      if (refusal) throw refusal;
+      return readFileSync(fd, 'utf8');
+    } catch (error) {
+      throw storeIoError(error, 'file', this.path, 'read');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Creates the folder 0700 when it is missing, else checks it. Only folders this call created are
+   * chmodded (mkdir's mode passes through the umask, which may take the owner's own bits away); a
+   * folder that was there is the user's, and one others can write is refused, never changed.
+   */
+  #prepareFolder(): void {
+    let created: string | undefined;
+    try {
+      created = mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // Something that is not a folder is in the way: the check below names it.
+      if (errnoOf(error) !== 'EEXIST' && errnoOf(error) !== 'ENOTDIR')
+        throw storeIoError(error, 'folder', this.dir, 'write');
+    }
+    if (created !== undefined) {
+      const first = resolve(created);
+      try {
+        for (let dir = resolve(this.dir); ; dir = dirname(dir)) {
+          chmodSync(dir, 0o700);
+          if (dir === first || dir === dirname(dir)) break;
+        }
+      } catch (error) {
+        throw storeIoError(error, 'folder', this.dir, 'write');
+      }
+    }
+    this.#checkFolder();
+  }
 }
 
 /** The store's folder: PAYORDER_CONFIG_DIR, else $XDG_CONFIG_HOME/payorder (usually ~/.config/payorder). */
