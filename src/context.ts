@@ -1,9 +1,14 @@
 /**
- * The context every command runs in, built once by the entry point: I/O and whether a person is
- * looking, the environment variables, the clock, and lazy access to the profile store. Nothing
- * else in payorder reads process.env, process.stdout or Date.now().
+ * The context every command runs in, built once by the entry point (or by a test): I/O and whether
+ * a person is looking, the environment variables, the clock, and the lazy dependencies: the
+ * profile store and the service client. Nothing else in payorder reads process.env,
+ * process.stdout or Date.now().
  */
+import type { ServiceClient, Target } from './api/service.js';
 import type { ProfileStore } from './store/profile-store.js';
+import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
+
+export type { Env } from './variables.js';
 
 export interface IO {
   stdout: NodeJS.WritableStream;
@@ -15,6 +20,9 @@ export interface IO {
   /** Whether to color what goes to stdout / stderr (TTY, NO_COLOR, FORCE_COLOR, TERM=dumb, --no-color). */
   colorOut: boolean;
   colorErr: boolean;
+  /** The terminal's width in columns when stdout / stderr is one that reports it, else 0. */
+  stdoutColumns: number;
+  stderrColumns: number;
 }
 
 /** The options every command shares, known once argv is parsed. */
@@ -26,59 +34,90 @@ export interface Flags {
   interactive: boolean;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export interface ClientOptions {
+  /** Values to mask in --debug traces and error excerpts besides the known secret fields. */
+  secrets?: string[];
+  /** Abort requests in flight on Ctrl-C (default); a batch lets them finish instead. */
+  interruptible?: boolean;
+}
 
 export interface Context {
   io: IO;
   env: Env;
   clock: () => Date;
   flags: Flags;
-  /** Aborted on Ctrl-C / SIGTERM. */
+  /**
+   * Aborted on Ctrl-C or SIGTERM (stop taking new work; let work in flight finish), and on a closed
+   * stdout (reason "EPIPE").
+   */
   signal: AbortSignal;
+  /**
+   * Aborted on a second Ctrl-C or SIGTERM: payorder ends right after its listeners have run, so
+   * a listener says (synchronously) what was left undone.
+   */
+  forced: AbortSignal;
   store(): Promise<ProfileStore>;
+  /** The service client for a target: the one place where one is built. */
+  client(target: Target, options?: ClientOptions): Promise<ServiceClient>;
 }
 
-/** Colors per clig.dev: NO_COLOR wins, then FORCE_COLOR, then TERM=dumb, then whether it is a TTY. */
-export function wantsColor(env: Env, isTTY: boolean): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  if (env.TERM === 'dumb') return false;
-  return isTTY;
+export interface ContextParts {
+  io: Omit<IO, 'colorOut' | 'colorErr'> & Partial<Pick<IO, 'colorOut' | 'colorErr'>>;
+  env: Env;
+  signal: AbortSignal;
+  forced?: AbortSignal;
+  /** Defaults to the clock the environment sets (PAYORDER_NOW), else real time. */
+  clock?: () => Date;
 }
 
-/** The clock: real time, or PAYORDER_NOW (an ISO date) so tests and rehearsals can set the date. */
-export function clockFrom(env: Env): () => Date {
-  const fixed = env.PAYORDER_NOW;
-  if (fixed === undefined || fixed === '') return () => new Date();
-  const at = Date.parse(fixed);
-  if (Number.isNaN(at)) throw new Error(`PAYORDER_NOW must be an ISO date, got ${JSON.stringify(fixed)}`);
-  return () => new Date(at);
-}
-
-export function createContext(proc: NodeJS.Process, signal: AbortSignal): Context {
-  const env = { ...proc.env };
-  const stdoutIsTTY = Boolean(proc.stdout.isTTY);
-  const stderrIsTTY = Boolean(proc.stderr.isTTY);
+/** A context from its parts: the entry point passes the process's, tests their own. */
+export function buildContext({ io, env, signal, forced, clock }: ContextParts): Context {
   let store: Promise<ProfileStore> | undefined;
   const context: Context = {
     io: {
-      stdout: proc.stdout,
-      stderr: proc.stderr,
-      stdin: proc.stdin,
-      stdoutIsTTY,
-      stderrIsTTY,
-      stdinIsTTY: Boolean(proc.stdin.isTTY),
-      colorOut: wantsColor(env, stdoutIsTTY),
-      colorErr: wantsColor(env, stderrIsTTY),
+      ...io,
+      colorOut: io.colorOut ?? wantsColor(env, io.stdoutIsTTY),
+      colorErr: io.colorErr ?? wantsColor(env, io.stderrIsTTY),
     },
     env,
-    clock: clockFrom(env),
-    flags: { debug: false, quiet: false, json: false, interactive: Boolean(proc.stdin.isTTY) },
+    clock: clock ?? clockFrom(env),
+    flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY },
     signal,
+    forced: forced ?? new AbortController().signal,
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
     },
+    async client(target, { secrets = [], interruptible = true } = {}) {
+      const { ServiceClient } = await import('./api/service.js');
+      return new ServiceClient(target, {
+        timeoutMs: timeoutSeconds(env) * 1000,
+        trace: context.flags.debug ? (line) => context.io.stderr.write(`[debug] ${line}\n`) : undefined,
+        secrets,
+        // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
+        signal: interruptible ? signal : undefined,
+        refusalRetries: 4,
+      });
+    },
   };
   return context;
+}
+
+/** The context of the running process. */
+export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced: AbortSignal): Context {
+  return buildContext({
+    forced,
+    io: {
+      stdout: proc.stdout,
+      stderr: proc.stderr,
+      stdin: proc.stdin,
+      stdoutIsTTY: Boolean(proc.stdout.isTTY),
+      stderrIsTTY: Boolean(proc.stderr.isTTY),
+      stdinIsTTY: Boolean(proc.stdin.isTTY),
+      stdoutColumns: proc.stdout.isTTY ? (proc.stdout.columns ?? 0) : 0,
+      stderrColumns: proc.stderr.isTTY ? (proc.stderr.columns ?? 0) : 0,
+    },
+    env: { ...proc.env },
+    signal,
+  });
 }

@@ -11,9 +11,11 @@ export const EXIT = {
   usage: 2,
   /** Authentication missing or refused. */
   auth: 4,
-  /** The service could not be reached, or the outcome is unknown. */
+  /** The service could not be reached, the outcome is unknown, or a local file could not be written. */
   network: 5,
   interrupted: 130,
+  /** stdout was closed (e.g. `| head`) before a batch was done: it stopped sending. */
+  closedPipe: 141,
 } as const;
 
 export type ErrorKind =
@@ -24,7 +26,11 @@ export type ErrorKind =
   | 'network'
   | 'outcome_unknown'
   | 'interrupted'
-  | 'config';
+  | 'config'
+  /** A local file (journal, store) could not be written: disk full, I/O error. */
+  | 'io'
+  /** stdout was closed before the work was done. */
+  | 'closed_pipe';
 
 const EXIT_OF: Record<ErrorKind, number> = {
   usage: EXIT.usage,
@@ -34,7 +40,9 @@ const EXIT_OF: Record<ErrorKind, number> = {
   not_found: EXIT.rejected,
   network: EXIT.network,
   outcome_unknown: EXIT.network,
+  io: EXIT.network,
   interrupted: EXIT.interrupted,
+  closed_pipe: EXIT.closedPipe,
 };
 
 export interface ErrorDetails {

@@ -1,42 +1,50 @@
 /**
- * The entry point: builds the context once, runs the command tree, and turns every error into one
- * line (or a JSON object with --json) on stderr and a documented exit code. The only place that
- * decides how payorder exits.
+ * The entry points. `main` wires the process (signals, closed pipes) and builds its context;
+ * `run` parses argv against the command tree in that context and turns every error into one line
+ * (or a JSON object with --json) on stderr and a documented exit code. Tests call `run` with a
+ * context of their own. The only place that decides how payorder exits.
  */
 import { buildProgram, CommanderError, commanderExit } from './cli/program.js';
 import { type Context, createContext } from './context.js';
-import { CliError, EXIT } from './errors.js';
-import { errorLine } from './output/messages.js';
+import { CliError, EXIT, usageError } from './errors.js';
+import { renderError } from './output/render.js';
+import { variableProblem } from './variables.js';
 
 export async function main(argv: string[]): Promise<number> {
-  const controller = new AbortController();
-  let firstInterrupt = 0;
+  const stop = new AbortController();
+  const force = new AbortController();
+  let firstSignal = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     const now = performance.now();
-    // A second Ctrl-C means "now": stop without waiting for work in flight. A signal that comes
-    // right after the first is not a person pressing again: some dependencies re-raise it at once.
-    if (firstInterrupt > 0 && now - firstInterrupt > 250) process.exit(EXIT.interrupted);
-    if (firstInterrupt === 0) firstInterrupt = now;
-    controller.abort(signal);
+    // A second Ctrl-C (or SIGTERM) means "now": listeners of ctx.forced say what is left undone,
+    // then payorder ends. A signal that comes right after the first is not a person pressing
+    // again: some dependencies re-raise it at once.
+    if (firstSignal > 0 && now - firstSignal > 250) {
+      force.abort(signal);
+      process.exit(EXIT.interrupted);
+    }
+    if (firstSignal === 0) firstSignal = now;
+    stop.abort(signal);
   };
-  // A reader that goes away (`payorder … | head`) is not an error: stop quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(EXIT.ok);
-      throw error;
-    });
-  }
+  // A reader that goes away (`payorder … | head`) stops the work: nothing more is started, work in
+  // flight finishes, and a batch says on stderr what was done. What is still written is dropped.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stop.abort('EPIPE');
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  return run(argv, createContext(process, stop.signal, force.signal));
+}
 
-  let ctx: Context;
+/** Runs one command line (argv as process.argv: node, script, args…) in `ctx`; returns the exit code. */
+export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
-    ctx = createContext(process, controller.signal);
-  } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
-    return EXIT.usage;
-  }
-  try {
+    const problem = variableProblem(ctx.env);
+    if (problem) throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
     const program = buildProgram(ctx);
     // `payorder` alone is a request for the overview, not a mistake.
     if (argv.length <= 2) {
@@ -44,9 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     await program.parseAsync(argv);
-    return controller.signal.aborted && process.exitCode === undefined
-      ? EXIT.ok
-      : Number(process.exitCode ?? EXIT.ok);
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);
     const failure =
@@ -56,8 +62,7 @@ export async function main(argv: string[]): Promise<number> {
             hint: 'please report this with the command you ran (add --debug for details)',
           });
     if (failure.details.reported) return failure.exitCode;
-    if (ctx.flags.json) ctx.io.stderr.write(`${JSON.stringify(failure.toJSON())}\n`);
-    else errorLine(ctx, failure.message, failure.details.hint);
+    renderError(ctx, failure);
     if (ctx.flags.debug && !(error instanceof CliError))
       ctx.io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
     return failure.exitCode;

@@ -22,6 +22,8 @@ export interface Answer {
   status: number;
   headers: Headers;
   text: string;
+  /** The start of the body on one line, every known secret masked: what an error may show. */
+  excerpt: string;
 }
 
 export interface HttpOptions {
@@ -37,18 +39,44 @@ export interface HttpOptions {
 
 const REFUSALS = [429, 503];
 
-export async function send(exchange: Exchange, options: HttpOptions): Promise<Answer> {
-  const { trace } = options;
+/** The request exactly as it goes on the wire: every header payorder sends, the body as JSON. */
+export interface WireRequest {
+  method: Exchange['method'];
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export function wireRequest(exchange: Exchange): WireRequest {
   const headers: Record<string, string> = { accept: 'application/json', ...exchange.headers };
   if (exchange.body !== undefined) headers['content-type'] = 'application/json';
+  return { method: exchange.method, url: exchange.url, headers, body: exchange.body };
+}
+
+/** The wire request with the Authorization credential and secret fields masked: what --dry-run shows. */
+export function maskedRequest(exchange: Exchange): WireRequest {
+  const request = wireRequest(exchange);
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [
+      name,
+      name === 'authorization' ? maskAuthorization(value)! : value,
+    ]),
+  );
+  return { ...request, headers, ...(request.body === undefined ? {} : { body: maskBody(request.body) }) };
+}
+
+export async function send(exchange: Exchange, given: HttpOptions): Promise<Answer> {
+  // The token this exchange carries is masked like the secrets, wherever a server echoes it.
+  const bearer = /^Bearer (.+)$/.exec(exchange.headers?.authorization ?? '')?.[1];
+  const options = bearer ? { ...given, secrets: [...given.secrets, bearer] } : given;
+  const { trace } = options;
+  const { headers } = wireRequest(exchange);
   const started = performance.now();
   if (trace) {
     trace(`→ ${exchange.method} ${exchange.url}`);
-    for (const [name, value] of Object.entries(headers)) {
-      trace(`→ ${name}: ${name === 'authorization' ? maskAuthorization(value) : value}`);
-    }
-    if (exchange.body !== undefined)
-      trace(`→ ${maskText(JSON.stringify(maskBody(exchange.body)), options.secrets)}`);
+    const masked = maskedRequest(exchange);
+    for (const [name, value] of Object.entries(masked.headers)) trace(`→ ${name}: ${value}`);
+    if (masked.body !== undefined) trace(`→ ${maskText(JSON.stringify(masked.body), options.secrets)}`);
   }
   try {
     const response = await ky(exchange.url, {
@@ -67,7 +95,9 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
         backoffLimit: 5_000,
         retryOnTimeout: false,
         // Only answers that say the service did not act are retried; never a lost or failed exchange.
-        shouldRetry: ({ error }) => error instanceof HTTPError && REFUSALS.includes(error.response.status),
+        // For those, undefined leaves the timing to ky, which honours Retry-After (true would not).
+        shouldRetry: ({ error }) =>
+          error instanceof HTTPError && REFUSALS.includes(error.response.status) ? undefined : false,
       },
       hooks: trace
         ? {
@@ -93,7 +123,17 @@ async function readAnswer(response: Response, started: number, options: HttpOpti
     );
     if (text) options.trace(`← ${maskText(maskJsonText(text), options.secrets)}`);
   }
-  return { status: response.status, headers: response.headers, text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    excerpt: excerpt(text, options.secrets),
+  };
+}
+
+function excerpt(text: string, secrets: readonly string[]): string {
+  const flat = maskText(text, secrets).replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat || '(empty body)';
 }
 
 function maskJsonText(text: string): string {
@@ -104,24 +144,61 @@ function maskJsonText(text: string): string {
   }
 }
 
+/**
+ * Failures that happen before a request leaves this machine: nothing was sent, so even an order
+ * creation is certainly not made. Connection refused or unroutable, a name that does not resolve,
+ * a TLS handshake that fails, an address fetch refuses to use.
+ */
+const NOT_SENT =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_.*|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*|ERR_INVALID_URL)$/;
+
+/** The innermost code (or message) in an error's chain of causes (ky → fetch → socket). */
+function rootCause(error: unknown): { code?: string; message?: string } {
+  let current = error as { code?: string; message?: string; cause?: unknown; errors?: unknown[] };
+  let found: { code?: string; message?: string } = current ?? {};
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (typeof current.code === 'string') found = current;
+    const next = current.cause ?? current.errors?.[0];
+    if (!next) {
+      if (found.code === undefined) found = current;
+      break;
+    }
+    current = next as typeof current;
+  }
+  return found;
+}
+
 function transportError(error: unknown, exchange: Exchange, options: HttpOptions): CliError {
   if (options.signal?.aborted) return new CliError('interrupted', 'interrupted');
   const address = new URL(exchange.url).origin;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail =
-    error instanceof TimeoutError
-      ? `no answer within ${options.timeoutMs / 1000} s`
-      : (cause?.code ?? cause?.message ?? (error as Error).message);
-  if (exchange.createsSomething && !(cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND')) {
-    return new CliError(
-      'outcome_unknown',
-      `outcome unknown: the request reached ${address} but no answer came back (${detail})`,
-      {
-        hint: 'the order may or may not exist: look it up (payorder order get) or check the merchant panel before trying again',
-      },
-    );
+  if (error instanceof TimeoutError) {
+    const detail = `no answer within ${options.timeoutMs / 1000} s`;
+    return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail);
   }
-  return new CliError('network', `cannot reach ${address} (${detail})`, {
-    hint: 'check the address (payorder config list) and your network; nothing was changed',
-  });
+  const cause = rootCause(error);
+  const detail = maskText(cause.code ?? cause.message ?? (error as Error).message, options.secrets);
+  // fetch refuses some addresses outright ("bad port"): that too happens before anything is sent.
+  const notSent = NOT_SENT.test(cause.code ?? '') || /^bad port$/.test(cause.message ?? '');
+  if (exchange.createsSomething && !notSent) return outcomeUnknown(address, detail);
+  return unreachable(address, detail, exchange.createsSomething);
+}
+
+function outcomeUnknown(address: string, detail: string): CliError {
+  return new CliError(
+    'outcome_unknown',
+    `outcome unknown: the request reached ${address} but no answer came back (${detail})`,
+    {
+      hint: 'the order may or may not exist: look it up (payorder order get) or check the merchant panel before trying again',
+    },
+  );
+}
+
+function unreachable(address: string, detail: string, creating = false): CliError {
+  return new CliError(
+    'network',
+    `cannot reach ${address} (${detail})${creating ? '; nothing was sent' : ''}`,
+    {
+      hint: 'check the address (payorder config list) and your network; nothing was changed',
+    },
+  );
 }

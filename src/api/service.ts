@@ -3,7 +3,8 @@
  * creation, order lookup. Every status and code of spec §7 becomes a typed error with one line
  * that says what happened and what to do.
  */
-import { type CatalogEntry, matchCatalog } from '../contract/catalog.js';
+import { matchCatalog } from '../contract/catalog.js';
+import type { EnvName } from '../contract/environments.js';
 import { type Order, parseJsonExact, readOrder } from '../contract/schemas.js';
 import {
   type Credentials,
@@ -13,8 +14,15 @@ import {
 } from '../contract/token.js';
 import { type ApiVersion, joinUrl, PATHS } from '../contract/versions.js';
 import { CliError } from '../errors.js';
-import type { EnvName } from '../session/environments.js';
-import { type Answer, type HttpOptions, send } from './http.js';
+import {
+  type Answer,
+  type Exchange,
+  type HttpOptions,
+  maskedRequest,
+  send,
+  type WireRequest,
+} from './http.js';
+import { catalogError } from './service-errors.js';
 
 export interface Target {
   env: EnvName;
@@ -29,8 +37,11 @@ export interface OrderResult {
   raw: string;
 }
 
-/** The catalog id of the explicit-deny 403 that means "token expired": callers renew once on it. */
-export const EXPIRED = 'expired';
+/**
+ * The catalog ids of a refused token: the explicit-deny 403 (expired) and the 401. A session renews
+ * the token once on either and repeats the request once.
+ */
+export const TOKEN_REFUSED: readonly string[] = ['expired', 'unauthorized'];
 
 export class ServiceClient {
   constructor(
@@ -58,7 +69,7 @@ export class ServiceClient {
     }
     const entry = matchCatalog('token', answer.status, body);
     throw entry
-      ? tokenError(entry, env, credentials)
+      ? catalogError(entry, { ...this.target, creating: false, credentials })
       : unexpected(
           answer,
           `the token service on ${env} answered ${answer.status}`,
@@ -66,18 +77,25 @@ export class ServiceClient {
         );
   }
 
+  /** The order creation exchange: what createOrder sends and what --dry-run shows. */
+  createOrderExchange(accessToken: string, body: Record<string, string>): Exchange {
+    return {
+      method: 'POST',
+      url: joinUrl(this.target.checkoutBase, PATHS.checkout(this.target.version)),
+      headers: { authorization: `Bearer ${accessToken}` },
+      body,
+      retryRefusals: true,
+      createsSomething: true,
+    };
+  }
+
+  /** The order creation request as it would go on the wire, with the token masked; sends nothing. */
+  dryRunCreateOrder(body: Record<string, string>): WireRequest {
+    return maskedRequest(this.createOrderExchange('token', body));
+  }
+
   async createOrder(accessToken: string, body: Record<string, string>): Promise<OrderResult> {
-    const answer = await send(
-      {
-        method: 'POST',
-        url: joinUrl(this.target.checkoutBase, PATHS.checkout(this.target.version)),
-        headers: { authorization: `Bearer ${accessToken}` },
-        body,
-        retryRefusals: true,
-        createsSomething: true,
-      },
-      this.http,
-    );
+    const answer = await send(this.createOrderExchange(accessToken, body), this.http);
     return this.#order(answer, 'create');
   }
 
@@ -120,7 +138,7 @@ export class ServiceClient {
       );
     }
     const entry = matchCatalog('order', answer.status, body);
-    if (entry) throw orderError(entry, this.target, creating);
+    if (entry) throw catalogError(entry, { ...this.target, creating });
     throw unexpected(
       answer,
       creating
@@ -139,128 +157,16 @@ function parseBody(answer: Answer): unknown {
   }
 }
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat || '(empty body)';
-}
-
 function unexpected(
   answer: Answer,
   message: string,
   kind: 'rejected' | 'auth' | 'outcome_unknown',
 ): CliError {
   const type = answer.headers.get('content-type') ?? 'no content type';
-  return new CliError(kind, `${message} (${type}): ${excerpt(answer.text)}`, {
+  return new CliError(kind, `${message} (${type}): ${answer.excerpt}`, {
     status: answer.status,
     ...(kind === 'outcome_unknown'
       ? { hint: 'the order may exist: look it up or check the merchant panel before creating it again' }
       : {}),
   });
-}
-
-function details(entry: CatalogEntry, hint: string) {
-  return { code: entry.code ?? entry.id, status: entry.status, hint };
-}
-
-function tokenError(entry: CatalogEntry, env: EnvName, credentials: Credentials): CliError {
-  const relogin = `payorder login --env ${env}`;
-  const code = entry.code ? ` (${entry.code})` : '';
-  switch (entry.id) {
-    case '3001':
-      return new CliError(
-        'auth',
-        `the token service on ${env} says a required field is empty${code}`,
-        details(entry, `log in again with username, client id and secret: ${relogin}`),
-      );
-    case '3002':
-      return new CliError(
-        'auth',
-        `the token service on ${env} does not support the client_credentials grant${code}`,
-        details(
-          entry,
-          'check that the auth address points at the Payment Order Service (payorder config list)',
-        ),
-      );
-    case '3003':
-      return new CliError(
-        'auth',
-        `no user account "${credentials.username}" on ${env}${code}`,
-        details(entry, `check the username in your welcome message, then ${relogin}`),
-      );
-    case '3005':
-      return new CliError(
-        'auth',
-        `no active client with client id "${credentials.clientId}" on ${env}${code}`,
-        details(entry, `credentials are issued per environment; use the ${env} ones: ${relogin}`),
-      );
-    case '3006':
-      return new CliError(
-        'auth',
-        `the secret does not match client id "${credentials.clientId}" on ${env}${code}`,
-        details(entry, `enter the client secret id again: ${relogin}`),
-      );
-    default:
-      return new CliError(
-        'rejected',
-        `the token service on ${env} failed (${entry.status}: ${entry.text}); nothing was stored`,
-        details(entry, 'try again in a moment'),
-      );
-  }
-}
-
-function orderError(entry: CatalogEntry, target: Target, creating: boolean): CliError {
-  const { env, version } = target;
-  const code = entry.code ? ` (${entry.code})` : ` (${entry.status})`;
-  switch (entry.id) {
-    case '1001':
-      return new CliError(
-        'rejected',
-        `the service says a mandatory field is missing${code}: amount, description, success and fail are required`,
-        details(entry, 'check the order fields; nothing was created'),
-      );
-    case '1003':
-      return new CliError(
-        'rejected',
-        `the service refused the amount format${code}: amount must have only digits and a single point`,
-        details(
-          entry,
-          version === 'v1'
-            ? 'give --amount like 12.50'
-            : 'v2 wants whole cents; payorder converts --amount for you',
-        ),
-      );
-    case '1004':
-      return new CliError(
-        'rejected',
-        `the service knows no user with the stored username on ${env}${code}`,
-        details(
-          entry,
-          `v1 sends the login's username as userName: log in again with the right username (payorder login --env ${env} --api v1)`,
-        ),
-      );
-    case '1002':
-      return new CliError(
-        'auth',
-        `the stored username does not match the credentials of the token on ${env}${code}`,
-        details(entry, `username and client id belong to different accounts: payorder login --env ${env}`),
-      );
-    case 'unauthorized':
-      return new CliError(
-        'auth',
-        `the service did not accept the access token on ${env} (401 Unauthorized)`,
-        details(entry, `log in again: payorder login --env ${env}`),
-      );
-    case EXPIRED:
-      return new CliError(
-        'auth',
-        `the service refused the access token as expired on ${env} (403)`,
-        details(entry, `log in again: payorder login --env ${env}`),
-      );
-    default:
-      return new CliError(
-        'rejected',
-        `the service failed${code}${creating ? '; the order was not created' : ''}`,
-        details(entry, 'try again in a moment'),
-      );
-  }
 }

@@ -1,11 +1,11 @@
 /**
  * The command tree: the root program with its overview help, and each command registered from its
- * own module. Commands load their heavy dependencies only when they run, so `--help` stays fast.
- * Completions are generated from this same tree.
+ * own declaration file. A command's work (its `.run.ts` module) is loaded once, by its action, so
+ * `--help` stays fast. Completions are generated from this same tree.
  */
 import { Command, CommanderError } from 'commander';
 import { registerCompletion } from '../commands/completion.js';
-import { registerConfig } from '../commands/config.js';
+import { registerConfig } from '../commands/config/index.js';
 import { registerLogin } from '../commands/login.js';
 import { registerLogout } from '../commands/logout.js';
 import { registerMigrateCheck } from '../commands/migrate-check.js';
@@ -14,6 +14,7 @@ import { registerSandbox } from '../commands/sandbox.js';
 import { registerStatus } from '../commands/status.js';
 import { registerToken } from '../commands/token.js';
 import type { Context } from '../context.js';
+import { debugFromEnv } from '../variables.js';
 import { VERSION } from '../version.js';
 
 const EXIT_CODE_HELP = `Exit codes:
@@ -21,8 +22,9 @@ const EXIT_CODE_HELP = `Exit codes:
   1    the service rejected or failed the operation (or an order was not found)
   2    bad usage or invalid input; nothing was sent
   4    authentication missing or refused
-  5    the service could not be reached, or the outcome is unknown
-  130  interrupted (Ctrl-C)`;
+  5    the service could not be reached, the outcome is unknown, or a local file could not be written
+  130  interrupted (Ctrl-C)
+  141  stdout was closed before a batch or a bulk lookup was done (a batch stopped sending)`;
 
 const OVERVIEW = `
 Common workflows:
@@ -58,6 +60,9 @@ export function buildProgram(ctx: Context): Command {
       // Help is colored by the same rules as everything else (TTY, NO_COLOR, FORCE_COLOR, TERM=dumb).
       getOutHasColors: () => ctx.io.colorOut,
       getErrHasColors: () => ctx.io.colorErr,
+      // Help fits the terminal it is shown on; 80 columns when it is not shown on one.
+      getOutHelpWidth: () => ctx.io.stdoutColumns || 80,
+      getErrHelpWidth: () => ctx.io.stderrColumns || 80,
     })
     .addHelpText('after', OVERVIEW);
   registerLogin(program, ctx);
@@ -78,7 +83,7 @@ export function buildProgram(ctx: Context): Command {
       color?: boolean;
       output?: string;
     };
-    ctx.flags.debug = Boolean(options.debug) || ctx.env.PAYORDER_DEBUG === '1';
+    ctx.flags.debug = Boolean(options.debug) || debugFromEnv(ctx.env);
     ctx.flags.quiet = Boolean(options.quiet);
     ctx.flags.json = Boolean(options.json) || options.output === 'json';
     ctx.flags.interactive = options.input !== false && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;

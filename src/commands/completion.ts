@@ -1,19 +1,11 @@
 /**
  * `payorder completion SHELL`: prints the completion script for a shell, generated from the
- * command tree itself.
+ * command tree itself. This file declares the command; completion.run.ts does the work.
  */
 import { Argument, type Command } from 'commander';
-import { withExamples } from '../cli/shared-options.js';
+import { examples } from '../cli/options.js';
+import { COMPLETION_SHELLS, type Shell } from '../completion/shells.js';
 import type { Context } from '../context.js';
-
-export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof COMPLETION_SHELLS)[number];
-
-export async function runCompletion(shell: Shell, program: Command, ctx: Context): Promise<void> {
-  const { buildModel } = await import('../completion/model.js');
-  const { completionScript } = await import('../completion/scripts.js');
-  ctx.io.stdout.write(completionScript(shell, buildModel(program)));
-}
 
 export function registerCompletion(program: Command, ctx: Context): void {
   const command = program
@@ -23,10 +15,13 @@ export function registerCompletion(program: Command, ctx: Context): void {
       'Print the completion script for bash, zsh, fish or PowerShell. The README says where each goes.',
     )
     .addArgument(new Argument('<shell>', 'the shell').choices(COMPLETION_SHELLS));
-  withExamples(command, [
+  examples(command, [
     ['bash, for this session', 'source <(payorder completion bash)'],
     ['zsh, installed (with ~/.zfunc in $fpath)', 'payorder completion zsh > ~/.zfunc/_payorder'],
     ['fish, installed', 'payorder completion fish > ~/.config/fish/completions/payorder.fish'],
   ]);
-  command.action((shell: Shell) => runCompletion(shell, program, ctx));
+  command.action(async (shell: Shell) => {
+    const run = await import('./completion.run.js');
+    run.renderCompletion(run.runCompletion(shell, program), ctx);
+  });
 }

@@ -121,6 +121,8 @@ export const CATALOG = [
 ] as const satisfies readonly CatalogEntry[];
 
 export type CatalogId = (typeof CATALOG)[number]['id'];
+/** The rows of one endpoint, so a table over them can be checked for completeness. */
+export type CatalogIdOf<E extends Endpoint> = Extract<(typeof CATALOG)[number], { endpoint: E }>['id'];
 
 const BY_ID = new Map<string, CatalogEntry>(CATALOG.map((entry) => [entry.id, entry]));
 

@@ -1,18 +1,25 @@
 /**
  * `order create --input`: creates one order per input line, streaming, with bounded concurrency,
  * results in input order, an optional journal to resume from, and never a blind retry of a line
- * whose outcome is unknown.
+ * whose outcome is unknown. It yields each line's record; showing them is the caller's business.
+ *
+ * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM or a closed
+ * stdout, when the service refuses the token even after a renewal, when the service cannot be
+ * reached (nothing of that line was sent: it stays resumable), and when the journal cannot be
+ * written (no line is sent that the journal cannot record).
  */
 
+import { openInput } from '../cli/input-file.js';
 import type { Context } from '../context.js';
+import { formatAmount } from '../contract/money.js';
 import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
-import { CliError } from '../errors.js';
-import { note, warn } from '../output/messages.js';
-import type { BatchRecord, LineOutcome, OrderWriter } from '../output/order-writer.js';
+import { CliError, type ErrorKind } from '../errors.js';
+import { warn } from '../output/messages.js';
+import type { BatchInput, BatchRecord, LineOutcome } from '../output/order-writer.js';
 import type { Session } from '../session/session.js';
-import { type InputLine, openInput, readBatch } from './batch-input.js';
+import { type InputLine, readBatch } from './batch-input.js';
 import { BatchJournal, draftKey } from './batch-journal.js';
-import { columnName, draftFrom } from './draft.js';
+import { columnName, draftFrom, type OrderFields } from './draft.js';
 import { orderedPool } from './ordered-pool.js';
 
 export interface BatchOptions {
@@ -22,49 +29,77 @@ export interface BatchOptions {
   retryUnknown?: boolean;
 }
 
-const lineError = (error: unknown) =>
-  (error instanceof CliError ? error : new CliError('rejected', (error as Error).message)).toJSON().error;
+/** Errors after which no further line is sent: the next lines would fail the same way. */
+const STOPPING: readonly ErrorKind[] = ['auth', 'network', 'io'];
 
-export async function createBatch(
-  ctx: Context,
-  session: Session,
-  options: BatchOptions,
-  writer: OrderWriter,
-): Promise<void> {
+export interface BatchSummary {
+  lines: number;
+  seconds: number;
+  counts: Record<LineOutcome, number>;
+  journal?: string;
+  /** Requests sent whose answer has not come yet. */
+  inFlight: number;
+  /** Why the batch stopped taking lines early: Ctrl-C and friends, or an error that stops it. */
+  stopped?: { by: 'signal' | 'closed-pipe' } | { by: 'error'; error: CliError };
+}
+
+export interface BatchRun {
+  /** Each line's record in input order, with the service's body for --raw. */
+  records: AsyncGenerator<{ record: BatchRecord; raw?: string }>;
+  /** Counts so far; final once `records` is exhausted. */
+  summary(): BatchSummary;
+}
+
+/** What the line said, kept with its record so a failed or unknown line can be found. */
+function inputOf(fields: OrderFields | undefined, draft?: OrderDraft): BatchInput {
+  return {
+    amount: draft ? formatAmount(draft.amountCents) : (fields?.amount ?? fields?.amount_cents ?? null),
+    description: fields?.description ?? null,
+    external_reference: fields?.external_reference ?? null,
+  };
+}
+
+export function startBatch(ctx: Context, session: Session, options: BatchOptions): BatchRun {
   const { target } = session;
-  const journal = options.journal ? new BatchJournal(options.journal) : undefined;
+  const journal = options.journal
+    ? new BatchJournal(options.journal, {
+        env: target.env,
+        api: target.version,
+        auth: target.authBase,
+        checkout: target.checkoutBase,
+        client_id: session.credentials.clientId,
+      })
+    : undefined;
   const counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
   let warnedNotification = false;
+  let lines = 0;
+  let inFlight = 0;
+  let stoppedBy: CliError | undefined;
   const started = performance.now();
-  // A terminal that reports no width (a bare pseudo-terminal) would make the spinner loop forever.
-  const width = (ctx.io.stderr as NodeJS.WriteStream).columns ?? 0;
-  const progress =
-    ctx.io.stderrIsTTY && width > 0 && !ctx.flags.quiet
-      ? (await import('ora'))
-          .default({ stream: ctx.io.stderr as NodeJS.WriteStream, discardStdin: false })
-          .start('starting…')
-      : undefined;
-  const targetKey = `${target.env}/${target.version}`;
+
+  const record = (
+    line: number,
+    outcome: LineOutcome,
+    input: BatchInput,
+    error?: unknown,
+  ): { record: BatchRecord } => {
+    const failure = error === undefined ? null : asCliError(error, line);
+    return { record: { line, outcome, order: null, input, error: failure?.toJSON().error ?? null } };
+  };
 
   const handle = async ({
     line,
     fields,
     problem,
   }: InputLine): Promise<{ record: BatchRecord; raw?: string }> => {
-    const failed = (error: unknown): { record: BatchRecord } => ({
-      record: { line, outcome: 'failed', order: null, error: lineError(error) },
-    });
-    if (problem) return failed(new CliError('usage', `line ${line}: ${problem}`));
+    if (problem) return record(line, 'failed', inputOf(fields), new CliError('usage', problem));
     let draft: OrderDraft;
     try {
       draft = draftFrom(fields!, target.version, columnName);
     } catch (error) {
-      return failed(
-        new CliError('usage', `line ${line}: ${(error as Error).message}`, {
-          field: (error as CliError).details?.field,
-        }),
-      );
+      return record(line, 'failed', inputOf(fields), error);
     }
+    const input = inputOf(fields, draft);
     if (draft.notificationUrl && target.version === 'v2' && !warnedNotification) {
       warnedNotification = true;
       warn(
@@ -72,88 +107,169 @@ export async function createBatch(
         'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it',
       );
     }
-    const key = journal?.keyFor(draftKey(targetKey, draft));
+    const key = journal?.keyFor(draftKey(draft));
     const before = key ? journal!.previous.get(key) : undefined;
     if (before?.event === 'created' && before.order)
-      return { record: { line, outcome: 'skipped', order: before.order, error: null } };
+      return { record: { line, outcome: 'skipped', order: before.order, input, error: null } };
     if ((before?.event === 'sending' || before?.event === 'unknown') && !options.retryUnknown) {
       const error = new CliError(
         'outcome_unknown',
-        `line ${line}: outcome unknown from an earlier run (it was sent, no answer was recorded)`,
-        {
-          hint: 'check the merchant panel; rerun with --retry-unknown only if the order does not exist',
-        },
+        'outcome unknown from an earlier run (it was sent, no answer was recorded)',
+        { hint: 'check the merchant panel; rerun with --retry-unknown only if the order does not exist' },
       );
-      return { record: { line, outcome: 'unknown', order: null, error: error.toJSON().error } };
+      return record(line, 'unknown', input, error);
     }
     const at = () => ctx.clock().toISOString();
-    journal?.write({ key: key!, line, event: 'sending', at: at() });
+    try {
+      // Nothing is sent that the journal cannot record.
+      journal?.write({ key: key!, line, event: 'sending', at: at() });
+    } catch (error) {
+      stoppedBy ??= error as CliError;
+      return record(line, 'failed', input, error);
+    }
+    inFlight++;
+    let created: { order: BatchRecord['order']; raw: string } | undefined;
     try {
       const body = orderRequestBody(target.version, draft, session.credentials.username);
-      const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
-      journal?.write({ key: key!, line, event: 'created', at: at(), order });
-      return { record: { line, outcome: 'created', order, error: null }, raw };
+      created = await session.authorized((token) => session.client.createOrder(token, body));
     } catch (error) {
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
-      journal?.write({
-        key: key!,
-        line,
-        event: unknown ? 'unknown' : 'failed',
-        at: at(),
-        error: (error as Error).message,
-      });
-      const record = lineError(
-        new CliError(
-          unknown ? 'outcome_unknown' : ((error as CliError).kind ?? 'rejected'),
-          `line ${line}: ${(error as Error).message}`,
-          (error as CliError).details,
-        ),
-      );
-      return { record: { line, outcome: unknown ? 'unknown' : 'failed', order: null, error: record } };
+      if (error instanceof CliError && STOPPING.includes(error.kind)) stoppedBy ??= error;
+      try {
+        journal?.write({
+          key: key!,
+          line,
+          event: unknown ? 'unknown' : 'failed',
+          at: at(),
+          error: (error as Error).message,
+        });
+      } catch (journalError) {
+        stoppedBy ??= journalError as CliError;
+      }
+      return record(line, unknown ? 'unknown' : 'failed', input, error);
+    } finally {
+      inFlight--;
     }
+    try {
+      journal?.write({ key: key!, line, event: 'created', at: at(), order: created.order! });
+    } catch (error) {
+      // The order exists but its record could not be written: its "sending" record stands, so a
+      // resume reports the line unknown instead of sending it again.
+      stoppedBy ??= error as CliError;
+    }
+    return {
+      record: { line, outcome: 'created', order: created.order, input, error: null },
+      raw: created.raw,
+    };
   };
 
-  let done = 0;
-  try {
-    const lines = readBatch(
-      openInput(options.input, ctx.io.stdin),
-      options.input === '-' ? 'stdin' : options.input,
-    );
-    for await (const { record, raw } of orderedPool(lines, handle, {
-      concurrency: options.concurrency,
-      stopped: () => ctx.signal.aborted,
-    })) {
-      counts[record.outcome]++;
-      done++;
-      writer.record(record, raw);
-      if (progress) {
-        const rate = done / ((performance.now() - started) / 1000);
-        progress.text = `${done} lines: ${counts.created} created, ${counts.skipped} skipped, ${counts.failed} failed, ${counts.unknown} unknown (${rate.toFixed(1)}/s)`;
+  async function* records() {
+    try {
+      const input = untilAborted(
+        readBatch(
+          openInput(options.input, ctx.io.stdin, ctx.signal),
+          options.input === '-' ? 'stdin' : options.input,
+        ),
+        ctx.signal,
+      );
+      for await (const result of orderedPool(input, handle, {
+        concurrency: options.concurrency,
+        stopped: () => ctx.signal.aborted || stoppedBy !== undefined,
+      })) {
+        counts[result.record.outcome]++;
+        lines++;
+        yield result;
       }
-      if (!progress && record.error && !ctx.flags.json && writer.format !== 'table')
-        note(ctx, `${record.error.message}`);
+    } finally {
+      journal?.close();
+    }
+  }
+
+  return {
+    records: records(),
+    summary: () => ({
+      lines,
+      seconds: (performance.now() - started) / 1000,
+      counts,
+      journal: journal?.path,
+      inFlight,
+      stopped: stoppedBy
+        ? { by: 'error', error: stoppedBy }
+        : ctx.signal.aborted
+          ? { by: ctx.signal.reason === 'EPIPE' ? 'closed-pipe' : 'signal' }
+          : undefined,
+    }),
+  };
+}
+
+/** The items until the signal aborts: a stop does not wait for input that may never come. */
+export async function* untilAborted<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  const aborted = new Promise<IteratorResult<T>>((resolve) => {
+    const done = () => resolve({ done: true, value: undefined });
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
     }
   } finally {
-    progress?.stop();
-    journal?.close();
-    await writer.end();
+    // Not awaited: a read that is still waiting for input would hold the stop.
+    void iterator.return?.()?.catch(() => {});
   }
-  const seconds = (performance.now() - started) / 1000;
-  const summary = `${done} lines in ${seconds.toFixed(1)} s: ${counts.created} created, ${counts.skipped} already created, ${counts.failed} failed, ${counts.unknown} outcome unknown`;
-  if (ctx.signal.aborted)
-    throw new CliError(
-      'interrupted',
-      `interrupted after ${summary}${journal ? `; rerun with --journal ${journal.path} to resume` : ''}`,
-    );
+}
+
+/** A line's error as a CliError whose message names the line. */
+function asCliError(error: unknown, line: number): CliError {
+  const cli = error instanceof CliError ? error : new CliError('rejected', (error as Error).message);
+  return new CliError(cli.kind, `line ${line}: ${cli.message}`, cli.details);
+}
+
+/** The summary line of a batch, and its error when any line failed, is unknown, or it stopped early. */
+export function batchOutcome(summary: BatchSummary): { line: string; error?: CliError } {
+  const { counts, journal, stopped } = summary;
+  const line = `${summary.lines} lines in ${summary.seconds.toFixed(1)} s: ${counts.created} created, ${counts.skipped} already created, ${counts.failed} failed, ${counts.unknown} outcome unknown`;
+  const resume = journal ? `; rerun with --journal ${journal} to resume` : '';
+  if (stopped?.by === 'signal')
+    return { line, error: new CliError('interrupted', `interrupted after ${line}${resume}`) };
+  if (stopped?.by === 'closed-pipe')
+    return {
+      line,
+      error: new CliError('closed_pipe', `stdout was closed: stopped sending after ${line}${resume}`, {
+        hint: 'read the results to the end (or give -o to a file); the journal says what was done',
+      }),
+    };
+  if (stopped?.by === 'error') {
+    const { error } = stopped;
+    return {
+      line,
+      error: new CliError(error.kind, `stopped: ${error.message}; ${line}${resume}`, {
+        ...error.details,
+        hint:
+          error.kind === 'network'
+            ? `nothing more was sent; the lines not sent are resumable${journal ? ` with --journal ${journal}` : ''}`
+            : error.details.hint,
+      }),
+    };
+  }
   if (counts.unknown > 0)
-    throw new CliError('outcome_unknown', summary, {
-      hint: 'orders with an unknown outcome were not retried: check them before rerunning with --retry-unknown',
-    });
+    return {
+      line,
+      error: new CliError('outcome_unknown', line, {
+        hint: 'orders with an unknown outcome were not retried: check them before rerunning with --retry-unknown',
+      }),
+    };
   if (counts.failed > 0)
-    throw new CliError('rejected', summary, {
-      hint: journal
-        ? `fix the failed lines and rerun with --journal ${journal.path}: created lines are skipped`
-        : 'fix the failed lines; add --journal FILE to make reruns skip created lines',
-    });
-  note(ctx, summary);
+    return {
+      line,
+      error: new CliError('rejected', line, {
+        hint: journal
+          ? `fix the failed lines and rerun with --journal ${journal}: created lines are skipped`
+          : 'fix the failed lines; add --journal FILE to make reruns skip created lines',
+      }),
+    };
+  return { line };
 }

@@ -4,9 +4,9 @@
  */
 import { AmountError, parseAmount, parseCents } from '../contract/money.js';
 import type { OrderDraft } from '../contract/schemas.js';
+import { checkHttpUrl } from '../contract/urls.js';
 import type { ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
-import { checkHttpUrl } from '../session/config-keys.js';
 
 /** The fields of an order as payorder names them (flags in snake_case; batch keys and columns). */
 export interface OrderFields {
@@ -20,6 +20,20 @@ export interface OrderFields {
   external_reference?: string;
 }
 
+// A record over every key, so adding a field to OrderFields without listing it here does not compile.
+const FIELDS: Record<keyof OrderFields, true> = {
+  amount: true,
+  amount_cents: true,
+  description: true,
+  success: true,
+  fail: true,
+  notification_url: true,
+  external_reference: true,
+};
+
+/** Every field of an order, as batch keys and columns name them, in the order a person lists them. */
+export const FIELD_NAMES = Object.keys(FIELDS) as (keyof OrderFields)[];
+
 /** Batch keys accepted besides payorder's own: the API's names. */
 export const FIELD_ALIASES: Record<string, keyof OrderFields> = {
   callback_success: 'success',
@@ -27,6 +41,16 @@ export const FIELD_ALIASES: Record<string, keyof OrderFields> = {
   'notification-url': 'notification_url',
   'external-reference': 'external_reference',
 };
+
+/**
+ * The field a batch key or column names, in any case and with spaces around it ignored, the API's
+ * names included; undefined for any other key (own properties only: "constructor" is no field).
+ */
+export function fieldNamed(key: string): keyof OrderFields | undefined {
+  const name = key.trim().toLowerCase();
+  if (Object.hasOwn(FIELDS, name)) return name as keyof OrderFields;
+  return Object.hasOwn(FIELD_ALIASES, name) ? FIELD_ALIASES[name] : undefined;
+}
 
 /** How a field is called where the person wrote it: "--amount" for flags, "amount" in files. */
 export type FieldNamer = (field: keyof OrderFields) => string;
@@ -68,7 +92,11 @@ export function draftFrom(fields: OrderFields, version: ApiVersion, name: FieldN
       `${error.rule} (got "${error.input}"; e.g. ${field === 'amount' ? '12.50' : '1250'})`,
     );
   }
-  if (amountCents <= 0n) throw invalidField(name('amount'), 'must be greater than zero');
+  if (amountCents <= 0n)
+    throw invalidField(
+      name(fields.amount_cents !== undefined ? 'amount_cents' : 'amount'),
+      'must be greater than zero',
+    );
   const draft: OrderDraft = {
     amountCents,
     description: text(fields.description, 'description', name, true)!,

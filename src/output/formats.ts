@@ -1,36 +1,20 @@
 /**
- * Output formats and how one is chosen: -o/--output, else --json, else a table when a person is
- * looking at stdout and JSON when it is piped (or the stored default-output).
+ * The output formats, and how a value becomes one cell or line of them. Plain data: the choice of
+ * a format is made in output/render.ts.
  */
-import type { Context } from '../context.js';
-import { usageError } from '../errors.js';
-
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The output flags every data command shares. */
-export interface OutputFlags {
-  output?: string;
-  json?: boolean;
+/** What the output flags asked for, parsed: every data command shares them. */
+export interface OutputOptions {
+  /** -o/--output, or json for --json; undefined leaves the choice to render.ts's rule. */
+  format?: OutputFormat;
+  /** --field: print only this path of each order. */
   field?: string;
-  raw?: boolean;
-  headers?: boolean;
-}
-
-export function chooseFormat(ctx: Context, flags: OutputFlags, storedDefault?: OutputFormat): OutputFormat {
-  if (flags.output !== undefined) {
-    const format = flags.output.toLowerCase();
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-      throw usageError(
-        `--output: unknown format "${flags.output}"; choose one of ${OUTPUT_FORMATS.join(', ')}`,
-        { field: '--output' },
-      );
-    }
-    return format as OutputFormat;
-  }
-  if (flags.json) return 'json';
-  if (!ctx.io.stdoutIsTTY) return storedDefault && storedDefault !== 'table' ? storedDefault : 'json';
-  return storedDefault ?? 'table';
+  /** --raw: the service's body verbatim. */
+  raw: boolean;
+  /** False with --no-headers. */
+  headers: boolean;
 }
 
 /** The value at a dotted path ("links.checkout"); undefined when any step is missing. */

@@ -7,17 +7,26 @@
 import type { Context } from '../context.js';
 import type { Order } from '../contract/schemas.js';
 import type { CliError } from '../errors.js';
-import { chooseFormat, type OutputFlags, type OutputFormat, plain, tsvCell, valueAt } from './formats.js';
+import { type OutputFormat, type OutputOptions, plain, tsvCell, valueAt } from './formats.js';
 import { painter } from './messages.js';
 import { colorStatus, ORDER_COLUMNS, orderRows } from './order-view.js';
+import { escapeControl, escapeStrings } from './terminal-text.js';
 
 /** What became of one input line of a batch; `order` is null unless it was created or found. */
 export type LineOutcome = 'created' | 'skipped' | 'failed' | 'unknown';
+
+/** What a batch line said: kept with every record so a failed or unknown line can be found. */
+export interface BatchInput {
+  amount: string | null;
+  description: string | null;
+  external_reference: string | null;
+}
 
 export interface BatchRecord {
   line: number;
   outcome: LineOutcome;
   order: Order | null;
+  input: BatchInput;
   error: ReturnType<CliError['toJSON']>['error'] | null;
 }
 
@@ -35,13 +44,13 @@ export interface OrderWriter {
   end(): Promise<void>;
 }
 
+/** A writer of orders in `format` (chosen by output/render.ts's rule) with the output options. */
 export function createOrderWriter(
   ctx: Context,
-  flags: OutputFlags,
+  flags: OutputOptions,
+  format: OutputFormat,
   shape: WriterShape,
-  storedDefault?: OutputFormat,
 ): OrderWriter {
-  const format = chooseFormat(ctx, flags, storedDefault);
   const out = (text: string) => ctx.io.stdout.write(text);
   const paint = painter(ctx.io.colorOut);
   const tableRows: Order[] = [];
@@ -54,19 +63,29 @@ export function createOrderWriter(
     out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
   };
 
-  const emitTsv = (cells: unknown[], header: readonly string[]) => {
+  const batchHeader = ['line', 'outcome', ...ORDER_COLUMNS, 'description', 'error'];
+  const writeHeader = (header: readonly string[]) => {
     if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
     headerDone = true;
+  };
+  const emitTsv = (cells: unknown[], header: readonly string[]) => {
+    writeHeader(header);
     out(`${cells.map(tsvCell).join('\t')}\n`);
   };
 
-  const emit = (order: Order | null, raw: string | undefined, record?: BatchRecord) => {
-    if (flags.raw) {
-      if (raw !== undefined) out(`${raw.trim()}\n`);
+  // Text for a terminal shows control characters as escapes; JSON escapes them itself.
+  const toTerminal = ctx.io.stdoutIsTTY && format !== 'json' && format !== 'ndjson';
+  const emit = (given: Order | null, raw: string | undefined, givenRecord?: BatchRecord) => {
+    const order = toTerminal ? escapeStrings(given) : given;
+    const record = toTerminal ? escapeStrings(givenRecord) : givenRecord;
+    if (flags.field) {
+      // Every batch line gets its output line, empty when it made no order, so lines stay aligned.
+      if (order || record) out(`${order ? plain(valueAt(order, flags.field)) : ''}\n`);
       return;
     }
-    if (flags.field) {
-      if (order) out(`${plain(valueAt(order, flags.field))}\n`);
+    if (flags.raw) {
+      if (raw !== undefined)
+        out(`${toTerminal ? escapeControl(raw.trim(), { keepNewlines: true }) : raw.trim()}\n`);
       return;
     }
     switch (format) {
@@ -76,12 +95,22 @@ export function createOrderWriter(
         break;
       case 'tsv': {
         const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
-        if (record)
+        if (record) {
+          // A line without an order still shows what it asked for, so it can be found.
+          const asked = (column: keyof BatchInput) => (order ? valueAt(order, column) : record.input[column]);
           emitTsv(
-            [record.line, record.outcome, ...cells, record.error?.message ?? ''],
-            ['line', 'outcome', ...ORDER_COLUMNS, 'error'],
+            [
+              record.line,
+              record.outcome,
+              ...ORDER_COLUMNS.map((column, i) =>
+                column === 'amount' || column === 'external_reference' ? asked(column) : cells[i],
+              ),
+              record.input.description,
+              record.error?.message ?? '',
+            ],
+            batchHeader,
           );
-        else emitTsv(cells, ORDER_COLUMNS);
+        } else emitTsv(cells, ORDER_COLUMNS);
         break;
       }
       default:
@@ -97,6 +126,9 @@ export function createOrderWriter(
     order: (order, raw) => emit(order, raw),
     record: (record, raw) => emit(record.order, raw, record),
     async end() {
+      // A TSV of no orders is still a TSV: its header says what its columns would be.
+      if (format === 'tsv' && !flags.raw && !flags.field)
+        writeHeader(shape.batch ? batchHeader : ORDER_COLUMNS);
       if (format === 'json' && !shape.single && !flags.raw && !flags.field)
         out(count === 0 ? '[]\n' : '\n]\n');
       if (format === 'table' && tableRows.length > 0) out(`${await manyTable(tableRows, paint)}\n`);
@@ -140,5 +172,7 @@ function batchLine(record: BatchRecord, paint: ReturnType<typeof painter>): stri
     return `${line}  ${mark}  ${record.order.amount}  ${colorStatus(paint, record.order.status)}  ${record.order.links.checkout ?? ''}`;
   }
   const mark = record.outcome === 'unknown' ? paint.yellow('? outcome unknown') : paint.red('✗');
-  return `${line}  ${mark}  ${record.error?.message ?? ''}`;
+  const { amount, description } = record.input;
+  const asked = [amount, description === null ? null : JSON.stringify(description)].filter((v) => v !== null);
+  return `${line}  ${mark}  ${asked.length > 0 ? `${asked.join(' ')}  ` : ''}${record.error?.message ?? ''}`;
 }

@@ -1,11 +1,13 @@
 /**
  * The keys `payorder config` reads and writes, each with its rule and its place in the store.
  */
+
+import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from '../contract/environments.js';
+import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 import { addressesOf, type StoreData } from '../store/profile-data.js';
-import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from './environments.js';
 
 export interface ConfigKey {
   key: string;
@@ -14,25 +16,6 @@ export interface ConfigKey {
   set(data: StoreData, value: string | undefined): void;
   /** Checks and normalizes a value; throws a usage error naming the key and the rule. */
   check(value: string): string;
-}
-
-/** An absolute http(s) URL; the rule for every address and callback link. */
-export function checkHttpUrl(field: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalidField(field, `must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalidField(field, `must be an absolute http(s) URL, got a ${url.protocol.replace(':', '')} URL`);
-  }
-  return value;
-}
-
-/** A base address: an absolute http(s) URL, kept without trailing slashes (payorder appends the paths). */
-export function checkBaseUrl(field: string, value: string): string {
-  return checkHttpUrl(field, value).replace(/\/+$/, '');
 }
 
 function oneOf<T extends string>(key: string, choices: readonly T[], value: string): T {

@@ -1,13 +1,14 @@
 /**
  * Which credentials a command uses: the three PAYORDER_ variables when all are set (how CI jobs run,
- * no stored login needed), else the environment's stored login.
+ * no stored login needed), else, when none is set, the environment's stored login. Some but not all
+ * of them set is an error.
  */
 
 import type { Context } from '../context.js';
+import type { EnvName } from '../contract/environments.js';
 import type { Credentials } from '../contract/token.js';
-import { CliError } from '../errors.js';
+import { CliError, usageError } from '../errors.js';
 import type { StoreData } from '../store/profile-data.js';
-import type { EnvName } from './environments.js';
 
 export const CREDENTIAL_VARIABLES = [
   'PAYORDER_USERNAME',
@@ -17,13 +18,30 @@ export const CREDENTIAL_VARIABLES = [
 
 export type CredentialSource = 'environment variables' | 'store';
 
+/**
+ * The credentials the three variables give; undefined when none is set. One or two of them set
+ * without the rest is an error naming the missing ones, never a silent fall back to the stored
+ * login (perhaps another account's).
+ */
 export function credentialsFromEnv(ctx: Context): Credentials | undefined {
-  const {
-    PAYORDER_USERNAME: username,
-    PAYORDER_CLIENT_ID: clientId,
-    PAYORDER_CLIENT_SECRET_ID: clientSecretId,
-  } = ctx.env;
-  return username && clientId && clientSecretId ? { username, clientId, clientSecretId } : undefined;
+  const set = CREDENTIAL_VARIABLES.filter((name) => ctx.env[name]);
+  if (set.length === 0) return undefined;
+  if (set.length < CREDENTIAL_VARIABLES.length) {
+    const missing = CREDENTIAL_VARIABLES.filter((name) => !ctx.env[name]);
+    throw usageError(
+      `${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not`,
+      {
+        field: missing[0],
+        hint: 'set all three credential variables, or none to use the stored login',
+      },
+    );
+  }
+  const { PAYORDER_USERNAME, PAYORDER_CLIENT_ID, PAYORDER_CLIENT_SECRET_ID } = ctx.env;
+  return {
+    username: PAYORDER_USERNAME!,
+    clientId: PAYORDER_CLIENT_ID!,
+    clientSecretId: PAYORDER_CLIENT_SECRET_ID!,
+  };
 }
 
 export function findCredentials(

@@ -1,98 +1,99 @@
 /**
- * A ready-to-use connection to one target: resolved environment and version, credentials, and an
- * access token that is cached, shared between parallel processes and renewed when needed.
+ * A ready-to-use connection to one target: its credentials, its service client and an access token
+ * that is cached, shared between parallel processes and renewed when needed. The only path by
+ * which payorder obtains, renews and stores tokens (login included).
  */
-import type { HttpOptions } from '../api/http.js';
-import { EXPIRED, ServiceClient, type Target } from '../api/service.js';
+import { type ServiceClient, type Target, TOKEN_REFUSED } from '../api/service.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
-import { type CachedToken, profileOf, type StoreData } from '../store/profile-data.js';
+import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
 import { requireCredentials } from './credentials.js';
-import { resolveTarget, type TargetFlags } from './target.js';
-
-/** Renew this long before the service's expiry, so a token never dies in flight. */
-const RENEW_EARLY_MS = 60_000;
-
-export function httpOptions(ctx: Context, secrets: string[] = [], interruptible = true): HttpOptions {
-  const seconds = Number(ctx.env.PAYORDER_TIMEOUT ?? 30);
-  return {
-    timeoutMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000,
-    trace: ctx.flags.debug ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
-    secrets,
-    // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
-    signal: interruptible ? ctx.signal : undefined,
-    refusalRetries: 4,
-  };
-}
+import { cachedToken, isUsable, rememberToken } from './token-cache.js';
 
 export class Session {
-  readonly client: ServiceClient;
   /** The token this process uses, so a batch does not read the store for every order. */
   #current: CachedToken | undefined;
 
   constructor(
     private readonly ctx: Context,
     private readonly store: ProfileStore,
-    readonly target: Target,
+    readonly client: ServiceClient,
     readonly credentials: Credentials,
-    interruptible = true,
-  ) {
-    this.client = new ServiceClient(target, httpOptions(ctx, [credentials.clientSecretId], interruptible));
+  ) {}
+
+  get target(): Target {
+    return this.client.target;
   }
 
   /** A valid token: the cached one, else one renewal shared with any parallel payorder process. */
   async token(refused?: string): Promise<string> {
-    const usable = (cached: CachedToken | undefined) =>
-      cached &&
-      cached.clientId === this.credentials.clientId &&
-      cached.accessToken !== refused &&
-      Date.parse(cached.expiresAt) - RENEW_EARLY_MS > this.ctx.clock().getTime();
-    const { env, version } = this.target;
-    if (usable(this.#current)) return this.#current!.accessToken;
-    const cached = this.store.read().environments?.[env]?.tokens?.[version];
+    const usable = (token: CachedToken | undefined): token is CachedToken =>
+      isUsable(token, this.ctx.clock()) && token.accessToken !== refused;
+    if (usable(this.#current)) return this.#current.accessToken;
+    const cached = cachedToken(this.store.read(), this.target, this.credentials);
     if (usable(cached)) {
       this.#current = cached;
-      return cached!.accessToken;
+      return cached.accessToken;
     }
     // Renew under the store's lock: a process that waited re-reads and uses the first one's token.
     this.#current = await this.store.update(async (data) => {
-      const current = data.environments?.[env]?.tokens?.[version];
-      if (usable(current)) return current!;
-      const issued = await this.client.requestToken(this.credentials);
-      const profile = profileOf(data, env);
-      profile.tokens ??= {};
-      profile.tokens[version] = {
-        accessToken: issued.accessToken,
-        expiresAt: new Date(this.ctx.clock().getTime() + issued.expiresIn * 1000).toISOString(),
-        clientId: this.credentials.clientId,
-      };
-      return profile.tokens[version];
+      const current = cachedToken(data, this.target, this.credentials);
+      if (usable(current)) return current;
+      return this.#issue(data);
     });
     return this.#current.accessToken;
   }
 
-  /** Runs a request with a token; on the explicit-deny 403 (expired) renews once and repeats once. */
+  /**
+   * Proves the credentials with a new token and stores it, together with whatever `alsoStore`
+   * writes in the same update (login stores the credentials only when the token request succeeds).
+   */
+  async renew(alsoStore: (data: StoreData) => void = () => {}): Promise<CachedToken> {
+    // A failed request throws out of the update, so nothing of it is written.
+    this.#current = await this.store.update((data) => {
+      alsoStore(data);
+      return this.#issue(data);
+    });
+    return this.#current;
+  }
+
+  async #issue(data: StoreData): Promise<CachedToken> {
+    const issued = await this.client.requestToken(this.credentials);
+    return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
+  }
+
+  /**
+   * Runs a request with a token; when the service refuses the token (the explicit-deny 403 or a 401:
+   * expired, or signed by a key the service no longer has) renews it once and repeats once.
+   */
   async authorized<T>(request: (token: string) => Promise<T>): Promise<T> {
     const token = await this.token();
     try {
       return await request(token);
     } catch (error) {
-      if (!(error instanceof CliError) || error.details.code !== EXPIRED) throw error;
+      if (!(error instanceof CliError) || !TOKEN_REFUSED.includes(error.details.code ?? '')) throw error;
       return request(await this.token(token));
     }
   }
 }
 
+export interface SessionOptions {
+  /** Credentials to use instead of the stored or PAYORDER_ ones (login's). */
+  credentials?: Credentials;
+  /** Abort requests in flight on Ctrl-C (default); a batch lets them finish instead. */
+  interruptible?: boolean;
+}
+
+/** A session for a resolved target, with the given, the environment's or the stored credentials. */
 export async function openSession(
   ctx: Context,
-  flags: TargetFlags,
-  { interruptible = true } = {},
+  target: Target,
+  { credentials, interruptible = true }: SessionOptions = {},
 ): Promise<Session> {
   const store = await ctx.store();
-  const data: StoreData = store.read();
-  const target = resolveTarget(ctx, flags, data);
-  const { credentials } = requireCredentials(ctx, data, target.env);
-  return new Session(ctx, store, target, credentials, interruptible);
+  const chosen = credentials ?? requireCredentials(ctx, store.read(), target.env).credentials;
+  const client = await ctx.client(target, { secrets: [chosen.clientSecretId], interruptible });
+  return new Session(ctx, store, client, chosen);
 }

@@ -5,11 +5,18 @@
  */
 import type { Target } from '../api/service.js';
 import type { Context } from '../context.js';
+import {
+  DEFAULT_ENV,
+  ENV_CHOICES,
+  type EnvName,
+  normalizeEnv,
+  SANDBOX_DEFAULT_URL,
+} from '../contract/environments.js';
+import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion, daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
 import { CliError, usageError } from '../errors.js';
 import { warn } from '../output/messages.js';
 import type { StoreData } from '../store/profile-data.js';
-import { DEFAULT_ENV, ENV_CHOICES, type EnvName, normalizeEnv, SANDBOX_DEFAULT_URL } from './environments.js';
 
 export interface TargetFlags {
   env?: string;
@@ -65,7 +72,29 @@ export function checkSunset(ctx: Context, version: ApiVersion): void {
 
 export type AddressKind = 'auth' | 'checkout';
 
+/** An address and where it comes from: the name of the flag, variable or config key. */
+export interface ResolvedAddress {
+  url: string;
+  from: string;
+}
+
 /** Where an address comes from, for `status` and for the error that names a missing one. */
+export function findAddress(
+  ctx: Context,
+  data: StoreData,
+  env: EnvName,
+  version: ApiVersion,
+  kind: AddressKind,
+): ResolvedAddress | undefined {
+  const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
+  const override = ctx.env[variable];
+  if (override) return { url: override, from: variable };
+  const stored = data.environments?.[env]?.addresses?.[version]?.[kind];
+  if (stored) return { url: stored, from: configKey(env, version, kind) };
+  return env === 'sandbox' ? { url: SANDBOX_DEFAULT_URL, from: 'the sandbox default' } : undefined;
+}
+
+/** The address alone (status shows it as it is configured). */
 export function resolveAddress(
   ctx: Context,
   data: StoreData,
@@ -73,11 +102,7 @@ export function resolveAddress(
   version: ApiVersion,
   kind: AddressKind,
 ): string | undefined {
-  const override = kind === 'auth' ? ctx.env.PAYORDER_AUTH_URL : ctx.env.PAYORDER_CHECKOUT_URL;
-  if (override) return override;
-  const stored = data.environments?.[env]?.addresses?.[version]?.[kind];
-  if (stored) return stored;
-  return env === 'sandbox' ? SANDBOX_DEFAULT_URL : undefined;
+  return findAddress(ctx, data, env, version, kind)?.url;
 }
 
 export function configKey(env: EnvName, version: ApiVersion, kind: AddressKind): string {
@@ -98,8 +123,11 @@ export function resolveTarget(
   const version = resolveVersion(ctx, flags, data, env);
   checkSunset(ctx, version);
   const address = (kind: AddressKind) => {
-    const url = given[kind] ?? resolveAddress(ctx, data, env, version, kind);
-    if (url) return url;
+    const fromCommand = given[kind];
+    if (fromCommand) return fromCommand;
+    // Every address is checked where it is used, naming where it came from.
+    const found = findAddress(ctx, data, env, version, kind);
+    if (found) return checkBaseUrl(found.from, found.url);
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
     throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
       field: configKey(env, version, kind),

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cliFor, onTerminal, tempDir } from '../helpers/cli.js';
+import { VERSION } from '../../src/version.js';
+import { BIN, cliEnv, cliFor, onTerminal, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
 
 const run = cliFor({ configDir: tempDir() });
 const COMMANDS = [
@@ -64,14 +66,24 @@ describe('help', () => {
   });
 
   it('suggests the nearest command and flag', async () => {
-    const command = await run(['ordr']);
-    expect(command.exitCode).toBe(2);
-    expect(command.stderr).toContain("unknown command 'ordr'\n(Did you mean order?)");
-    const flag = await run(['order', 'create', '--amout', '5']);
-    expect(flag.exitCode).toBe(2);
-    expect(flag.stderr).toContain('(Did you mean --amount?)');
+    expect(await run(['ordr'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: unknown command 'ordr'\n(Did you mean order?)\n(run with --help for usage)\n",
+    });
+    expect(await run(['order', 'create', '--amout', '5'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: unknown option '--amout'\n(Did you mean --amount?)\n(run with --help for usage)\n",
+    });
+    expect(await run(['config', 'sett'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: unknown command 'sett'\n(Did you mean set?)\n(run with --help for usage)\n",
+    });
   });
 
+  // A real process and a real pipe: the entry point, not the command, handles the closed pipe (EPIPE).
   it('a reader that goes away early is no error (payorder … | head -1)', async () => {
     const result = await execa(
       'bash',
@@ -83,10 +95,16 @@ describe('help', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('--version prints the package version', async () => {
+  it('--version prints the version alone', async () => {
+    for (const args of [['--version'], ['-V'], ['--version', '--quiet']])
+      expect(await run(args)).toEqual({ exitCode: 0, stdout: `${VERSION}\n`, stderr: '' });
+  });
+
+  // The build sets the version from package.json: only the built binary has it.
+  it('the built binary reports the package version', async () => {
     const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
     for (const args of [['--version'], ['-V'], ['--version', '--quiet']]) {
-      const result = await run(args);
+      const result = await run(args, { spawn: true });
       expect(result.stdout).toBe(`${version}\n`);
     }
   });
@@ -104,7 +122,21 @@ describe('colors and quiet', () => {
     expect((await run(['--help'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(ESC);
   });
 
-  it('on a terminal: colors, except with NO_COLOR, TERM=dumb or --no-color', async () => {
+  it('stdout on a terminal: colors, except with NO_COLOR, TERM=dumb or --no-color', async () => {
+    const screen = async (env: Record<string, string>, args: string[] = []) =>
+      (
+        await runInProcess(['migrate-check', fixtures, ...args], {
+          env: { ...cliEnv({ configDir: tempDir() }), TERM: 'xterm-256color', ...env },
+          stdoutIsTTY: true,
+        })
+      ).stdout;
+    expect(await screen({})).toContain(ESC);
+    expect(await screen({ NO_COLOR: '1' })).not.toContain(ESC);
+    expect(await screen({ TERM: 'dumb' })).not.toContain(ESC);
+    expect(await screen({}, ['--no-color'])).not.toContain(ESC);
+  });
+
+  it('on a pseudo-terminal, the binary sees the terminal: colors, except with NO_COLOR, TERM=dumb or --no-color', async () => {
     const screen = async (extra: Record<string, string>, args = '') => {
       const env = { PATH: process.env.PATH!, HOME: tempDir(), TERM: 'xterm-256color', ...extra };
       return (await onTerminal(`"${process.execPath}" "${BIN}" migrate-check "${fixtures}" ${args}`, env))
@@ -124,6 +156,10 @@ describe('colors and quiet', () => {
     const get = await quiet(['config', 'get', 'default-api', '--quiet']);
     expect(get.stdout).toBe('v2\n');
     const failing = await quiet(['config', 'get', 'default-env', '--quiet']);
-    expect(failing.stderr).toContain('error: default-env is not set');
+    expect(failing).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'error: default-env is not set\nhint: payorder config set default-env VALUE\n',
+    });
   });
 });

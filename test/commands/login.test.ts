@@ -1,13 +1,24 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, expectNoLeak, SECRET, SHOP } from '../helpers/cli.js';
+import type { Target } from '../../src/api/service.js';
+import type { ApiVersion } from '../../src/contract/versions.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
+import { tokenKey } from '../../src/session/token-cache.js';
+import { BIN, cliFor, SECRET, SHOP } from '../helpers/cli.js';
 import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, journal } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
 const store = () => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
+const storeExists = () => existsSync(join(e2e.dir, 'config.json'));
+const sandbox = (version: ApiVersion = 'v2'): Target => ({
+  env: 'sandbox',
+  version,
+  authBase: e2e.sb.url,
+  checkoutBase: e2e.sb.url,
+});
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 describe('payorder login', () => {
@@ -24,22 +35,55 @@ describe('payorder login', () => {
       client_secret_id: '***',
       grant_type: 'client_credentials',
     });
-    expect(store().environments.sandbox.credentials).toEqual(SHOP);
-    expect(store().environments.sandbox.tokens.v2.accessToken).toMatch(/^eyJ/);
+    const profile = store().environments.sandbox;
+    expect(profile.credentials).toEqual(SHOP);
+    expect(Object.keys(profile.tokens)).toEqual([tokenKey(sandbox(), SHOP)]);
+    const token = profile.tokens[tokenKey(sandbox(), SHOP)];
+    expect(token.clientId).toBe(SHOP.clientId);
+    expect(await e2e.sb.sandbox.core.tokens.verify(token.accessToken)).toEqual({
+      ok: true,
+      claims: { sub: SHOP.username, client_id: SHOP.clientId, exp: expect.any(Number) },
+    });
     expect(mode(join(e2e.dir, 'config.json'))).toBe('600');
     expect(mode(e2e.dir)).toBe('700');
   });
 
+  it('--json prints the login for scripts on stdout', async () => {
+    const now = '2026-11-02T10:00:00Z';
+    const result = await e2e.run(['login', '--env', 'sandbox', '--json'], {
+      env: { ...SHOP_ENV, PAYORDER_NOW: now },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      env: 'sandbox',
+      api: 'v2',
+      username: SHOP.username,
+      client_id: SHOP.clientId,
+      token_expires_at: new Date(Date.parse(now) + e2e.sb.sandbox.core.tokenTtlSeconds * 1000).toISOString(),
+      store: join(e2e.dir, 'config.json'),
+    });
+  });
+
   it('by flags and the secret on stdin, on v1 (user_name)', async () => {
-    const result = await e2e.run(loginArgs('sandbox', '--api', 'v1'), { input: `${SECRET}\n` });
+    const result = await e2e.run(loginArgs('sandbox', '--api', 'v1'), {
+      input: `${SECRET}\n`,
+      env: { PAYORDER_NOW: '2026-10-01T12:00:00Z' },
+    });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(
-      /API v1 is deprecated and is switched off on 2026-12-31 \(\d+ days? left\)/,
+    expect(result.stderr).toContain(
+      'warning: API v1 is deprecated and is switched off on 2026-12-31 (91 days left); move to --api v2',
     );
-    const [token] = await journal(e2e.sb.url, 'token');
-    expect(token.path).toBe('/1/auth/token');
-    expect(token.body.user_name).toBe(SHOP.username);
-    expect(store().environments.sandbox.api).toBe('v1');
+    const tokens = await journal(e2e.sb.url, 'token');
+    expect(tokens.map((t) => t.path)).toEqual(['/1/auth/token']);
+    expect(tokens[0].body).toEqual({
+      user_name: SHOP.username,
+      client_id: SHOP.clientId,
+      client_secret_id: '***',
+      grant_type: 'client_credentials',
+    });
+    const profile = store().environments.sandbox;
+    expect(profile.api).toBe('v1');
+    expect(Object.keys(profile.tokens)).toEqual([tokenKey(sandbox('v1'), SHOP)]);
   });
 
   it('by a secret file', async () => {
@@ -56,13 +100,15 @@ describe('payorder login', () => {
       '--client-secret-file',
       file,
     ]);
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(store().environments.sandbox.credentials).toEqual(SHOP);
   });
 
   it('with nothing given on the sandbox uses the documented test account', async () => {
     const result = await e2e.run(['login', '--env', 'sandbox', '--no-input']);
     expect(result.exitCode).toBe(0);
-    expect(store().environments.sandbox.credentials.username).toBe('sandbox-merchant');
+    expect(result.stderr).toContain(`using the sandbox test account ${TEST_ACCOUNT.username}`);
+    expect(store().environments.sandbox.credentials).toEqual(TEST_ACCOUNT);
   });
 
   it('by prompt on a terminal (pseudo-TTY), the secret hidden', async () => {
@@ -133,7 +179,7 @@ describe('payorder login', () => {
     expect(result.stderr).toContain(`error: ${message}`);
     expect(result.stderr).toContain('hint: ');
     expect(result.stderr).not.toContain('wrong-secret');
-    expect(() => store()).toThrow();
+    expect(storeExists()).toBe(false);
   });
 
   it.each([
@@ -149,6 +195,7 @@ describe('payorder login', () => {
     const result = await e2e.run(['login', '--env', 'sandbox'], { env: SHOP_ENV });
     expect(result.exitCode).toBe(exit);
     expect(result.stderr).toContain(message);
+    expect(storeExists()).toBe(false);
   });
 
   it('--json makes errors JSON on stderr', async () => {
@@ -157,7 +204,15 @@ describe('payorder login', () => {
     });
     expect(result.exitCode).toBe(4);
     expect(JSON.parse(result.stderr)).toEqual({
-      error: expect.objectContaining({ kind: 'auth', code: '3006', status: 401, exit_code: 4 }),
+      error: {
+        kind: 'auth',
+        message: `the secret does not match client id "${SHOP.clientId}" on sandbox (3006)`,
+        exit_code: 4,
+        code: '3006',
+        status: 401,
+        field: null,
+        hint: 'enter the client secret id again: payorder login --env sandbox',
+      },
     });
   });
 
@@ -179,7 +234,7 @@ describe('payorder login', () => {
   });
 
   it('stage needs its addresses: the error names the key and the command that sets it', async () => {
-    const run = (await import('../helpers/cli.js')).cliFor({ configDir: e2e.dir });
+    const run = cliFor({ configDir: e2e.dir });
     const result = await run(['login', '--env', 'test'], { env: SHOP_ENV });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('no auth address is configured for stage v2');
@@ -206,45 +261,16 @@ describe('the store', () => {
 
   it('is 0600 in a 0700 folder even under umask 000', async () => {
     const dir = join(e2e.dir, 'nested');
-    const env = e2e.env({ PAYORDER_CONFIG_DIR: dir, ...SHOP_ENV });
-    const result = await execa(
-      'sh',
-      ['-c', `umask 000; exec "${process.execPath}" "${BIN}" login --env sandbox`],
-      { env, extendEnv: false, reject: false },
-    );
-    expectNoLeak({
-      exitCode: result.exitCode ?? -1,
-      stdout: String(result.stdout),
-      stderr: String(result.stderr),
-    });
-    expect(result.exitCode).toBe(0);
+    const previous = process.umask(0o000);
+    try {
+      const result = await e2e.run(['login', '--env', 'sandbox'], {
+        env: { PAYORDER_CONFIG_DIR: dir, ...SHOP_ENV },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+    } finally {
+      process.umask(previous);
+    }
     expect(mode(join(dir, 'config.json'))).toBe('600');
     expect(mode(dir)).toBe('700');
-  });
-});
-
-describe('the v1 sunset, by the clock', () => {
-  it('counts the days left and refuses v1 from 2027-01-01 without sending anything', async () => {
-    const before = await e2e.run(loginArgs('sandbox', '--api', 'v1'), {
-      input: SECRET,
-      env: { PAYORDER_NOW: '2026-12-01T09:00:00Z' },
-    });
-    expect(before.stderr).toContain('switched off on 2026-12-31 (30 days left)');
-    const last = await e2e.run(['status', '--env', 'sandbox', '--api', 'v1'].slice(0, 3), {
-      env: { PAYORDER_NOW: '2026-12-31T09:00:00Z' },
-    });
-    expect(last.exitCode).toBe(0);
-    const lastDay = await e2e.run(['token', '--env', 'sandbox', '--api', 'v1'], {
-      env: { PAYORDER_NOW: '2026-12-31T09:00:00Z' },
-      printsToken: true,
-    });
-    expect(lastDay.stderr).toContain('today is its last day');
-    const sent = (await journal(e2e.sb.url)).length;
-    const after = await e2e.run(['token', '--env', 'sandbox', '--api', 'v1'], {
-      env: { PAYORDER_NOW: '2027-01-01T00:00:00Z' },
-    });
-    expect(after.exitCode).toBe(2);
-    expect(after.stderr).toContain('error: API v1 was switched off on 2026-12-31; use --api v2');
-    expect(await journal(e2e.sb.url)).toHaveLength(sent);
   });
 });

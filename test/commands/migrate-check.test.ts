@@ -1,12 +1,46 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SECRET } from '../helpers/cli.js';
+import { RULES } from '../../src/migrate/rules.js';
+import { cliFor, SECRET } from '../helpers/cli.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
 import { call, journal, tokenFor } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/migrate');
+/** Ten days before v1 is switched off. */
+const NOW = { PAYORDER_NOW: '2026-12-21T10:00:00Z' };
+
+/**
+ * The findings of a text report, each as "FILE:LINE:COLUMN RULE" for source code, or "FILE ITEM
+ * POINTER RULE" for bodies (the pointer alone for a single body): FILE is the heading of its group,
+ * the path as the user gave it.
+ */
+function findingsOf(report: string): string[] {
+  const found: string[] = [];
+  let file = '';
+  for (const line of report.split('\n')) {
+    if (/^[^\s✓✗]/.test(line) && !line.startsWith('v1 ')) file = line;
+    const finding = /^ {2}(\S.*?) {2,}(?:error|warning|info) +(PO\d{3}) /.exec(line);
+    if (finding) found.push(`${file}${/^\d+:\d+$/.test(finding[1]!) ? ':' : ' '}${finding[1]} ${finding[2]}`);
+  }
+  return found;
+}
+
+/** Where the fixture shops have their v1 markers (line:column), by rule. */
+const SHOP_JS = ['2:7 PO101', '8:28 PO102', '14:48 PO101', '18:26 PO104', '20:6 PO103', '23:7 PO108'].concat([
+  '27:30 PO105',
+  '27:57 PO110',
+  '31:48 PO101',
+  '31:50 PO106',
+  '33:24 PO107',
+]);
+const SHOP_PHP = ['5:55 PO101', '9:46 PO102', '15:25 PO104', '17:13 PO103', '21:61 PO101'].concat([
+  '22:23 PO105',
+  '27:59 PO101',
+  '27:61 PO106',
+  '29:18 PO107',
+]);
 
 describe('payorder migrate-check', () => {
   it('a sample shop in two languages: grouped findings, the sunset, exit 1; dependencies, build output, ignored and binary files left out', async () => {
@@ -25,60 +59,111 @@ describe('payorder migrate-check', () => {
     }
     writeFileSync(join(e2e.dir, 'shop-js/.gitignore'), 'generated/\n');
     const result = await e2e.run(['migrate-check', join(e2e.dir, 'shop-js'), join(e2e.dir, 'shop-php')], {
-      env: { PAYORDER_NOW: '2026-12-21T10:00:00Z' },
+      env: NOW,
     });
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain(join(e2e.dir, 'shop-js/src/checkout.js'));
-    expect(result.stdout).toContain(join(e2e.dir, 'shop-php/Checkout.php'));
-    for (const rule of ['PO101', 'PO102', 'PO103', 'PO104', 'PO105', 'PO106', 'PO107', 'PO108'])
-      expect(result.stdout).toContain(rule);
-    expect(result.stdout).toContain('v1 is switched off on 2026-12-31: 10 days left.');
+    const js = join(e2e.dir, 'shop-js/src/checkout.js');
+    const php = join(e2e.dir, 'shop-php/Checkout.php');
+    expect(findingsOf(result.stdout)).toEqual([
+      ...SHOP_JS.map((finding) => `${js}:${finding}`),
+      ...SHOP_PHP.map((finding) => `${php}:${finding}`),
+    ]);
+    expect(result.stdout).toContain(
+      '\n  2:7    error   PO101  a v1 address (the /1 version prefix)\n' +
+        '                        fix: use the v2 base address and the /v2/api prefix\n' +
+        "                        → const AUTH_URL = 'https://auth.stage.example.com/v2/api';\n",
+    );
+    expect(result.stdout.split('\n').slice(-3)).toEqual([
+      '✗ not ready for v2: 16 errors, 4 warnings, 0 info in 2 of 3 files read',
+      'v1 is switched off on 2026-12-31: 10 days left.',
+      '',
+    ]);
     for (const file of [...planted, 'logo.png']) expect(result.stdout).not.toContain(file);
+    expect(result.stderr).toBe('');
+  });
+
+  it('reports a path relative to where it runs as it was given', async () => {
+    const shop = relative(process.cwd(), join(FIXTURES, 'shop-php'));
+    const result = await e2e.run(['migrate-check', shop], { env: NOW });
+    expect(result.exitCode).toBe(1);
+    expect(findingsOf(result.stdout)).toEqual(
+      SHOP_PHP.map((finding) => `${join(shop, 'Checkout.php')}:${finding}`),
+    );
   });
 
   it('--json: stable shape with rule, severity, location and fix', async () => {
-    const result = await e2e.run(['migrate-check', join(FIXTURES, 'bodies/orders-v1.ndjson'), '--json']);
-    const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ ready: false, files: 1, sunset: { date: '2026-12-31' } });
-    expect(report.findings).toContainEqual({
+    const file = join(FIXTURES, 'bodies/orders-v1.ndjson');
+    const result = await e2e.run(['migrate-check', file, '--json'], { env: NOW });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('');
+    const { findings, ...summary } = JSON.parse(result.stdout);
+    expect(summary).toEqual({
+      ready: false,
+      files: 1,
+      counts: { error: 9, warning: 1, info: 1 },
+      sunset: { date: '2026-12-31', days_left: 10 },
+    });
+    expect(findings).toContainEqual({
       rule: 'PO104',
       severity: 'error',
       message: 'decimal amount "149.90"',
       fix: 'amount "149.90" → "14990"',
-      location: { file: join(FIXTURES, 'bodies/orders-v1.ndjson'), item: 'line 1', pointer: '/amount' },
+      location: { file, item: 'line 1', pointer: '/amount' },
     });
+    expect(
+      findings.map((f: any) => `${f.location.file} ${f.location.item} ${f.location.pointer} ${f.rule}`),
+    ).toEqual(findingsOf((await e2e.run(['migrate-check', file], { env: NOW })).stdout));
   });
 
   it('a ready integration exits 0', async () => {
-    const result = await e2e.run([
-      'migrate-check',
-      join(FIXTURES, 'near-miss'),
-      join(FIXTURES, 'bodies/orders-v2.json'),
-    ]);
+    const result = await e2e.run(
+      ['migrate-check', join(FIXTURES, 'near-miss'), join(FIXTURES, 'bodies/orders-v2.json')],
+      { env: NOW },
+    );
     expect(result.exitCode, result.stdout).toBe(0);
-    expect(result.stdout).toContain('✓ ready for v2');
+    expect(result.stdout).toBe(
+      '✓ ready for v2 (0 errors, 0 warnings, 0 info; 2 files read)\nv1 is switched off on 2026-12-31: 10 days left.\n',
+    );
   });
 
   it('--format sarif on a HAR capture', async () => {
-    const result = await e2e.run([
-      'migrate-check',
-      join(FIXTURES, 'bodies/checkout.har'),
-      '--format',
-      'sarif',
-    ]);
+    const har = join(FIXTURES, 'bodies/checkout.har');
+    const result = await e2e.run(['migrate-check', har, '--format', 'sarif']);
     expect(result.exitCode).toBe(1);
     const log = JSON.parse(result.stdout);
     expect(log.version).toBe('2.1.0');
-    expect(log.runs[0].results.map((r: any) => r.ruleId)).toEqual(
-      expect.arrayContaining(['PO101', 'PO102', 'PO103', 'PO104', 'PO105']),
-    );
+    const results = log.runs[0].results;
+    expect(results.map((r: any) => r.ruleId)).toEqual([
+      'PO101',
+      'PO102',
+      'PO101',
+      'PO103',
+      'PO104',
+      'PO109',
+      'PO105',
+      'PO110',
+    ]);
+    expect(results[4]).toMatchObject({
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: { artifactLocation: { uri: har } },
+          logicalLocations: [{ fullyQualifiedName: 'entry 1 /log/entries/1/request/postData/text/amount' }],
+        },
+      ],
+    });
   });
 
   it('--fix output is accepted by the sandbox, with exact amounts', async () => {
     expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
-    const result = await e2e.run(['migrate-check', join(FIXTURES, 'bodies/orders-v1.ndjson'), '--fix']);
+    const file = join(FIXTURES, 'bodies/orders-v1.ndjson');
+    const result = await e2e.run(['migrate-check', file, '--fix']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('2 items could not be converted');
+    // The report goes to stderr after that note: stdout holds only the converted bodies.
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      `${file}: 2 items could not be converted (see the findings); left out`,
+      file,
+    ]);
     const bodies = result.stdout
       .trim()
       .split('\n')
@@ -94,9 +179,14 @@ describe('payorder migrate-check', () => {
   it('--fix --write writes NAME.v2.EXT next to the source, never over a file', async () => {
     cpSync(join(FIXTURES, 'bodies'), join(e2e.dir, 'bodies'), { recursive: true });
     const har = join(e2e.dir, 'bodies/checkout.har');
+    const written = join(e2e.dir, 'bodies/checkout.v2.json');
     const first = await e2e.run(['migrate-check', har, '--fix', '--write']);
-    expect(first.stderr).toContain(`wrote ${join(e2e.dir, 'bodies/checkout.v2.json')}`);
-    const records = JSON.parse(readFileSync(join(e2e.dir, 'bodies/checkout.v2.json'), 'utf8'));
+    expect(first.exitCode).toBe(1);
+    expect(first.stderr).toBe(`wrote ${written}\n`);
+    // With --write the report is the data on stdout.
+    expect(findingsOf(first.stdout)).toHaveLength(8);
+    const text = readFileSync(written, 'utf8');
+    const records = JSON.parse(text);
     expect(records[0]).toMatchObject({
       method: 'POST',
       url: 'https://auth.stage.example.com/v2/api/auth/token',
@@ -107,9 +197,13 @@ describe('payorder migrate-check', () => {
       body: { amount: '1999' },
     });
     expect(records[1].body).not.toHaveProperty('userName');
+    writeFileSync(written, 'edited by hand\n');
     const again = await e2e.run(['migrate-check', har, '--fix', '--write']);
     expect(again.exitCode).toBe(2);
-    expect(again.stderr).toContain('already exists');
+    expect(again.stderr).toBe(
+      `error: --write: ${written} already exists; payorder never writes over a file\n`,
+    );
+    expect(readFileSync(written, 'utf8')).toBe('edited by hand\n');
     expect(existsSync(har)).toBe(true);
   });
 
@@ -123,13 +217,16 @@ describe('payorder migrate-check', () => {
       client_secret_id: 'secret',
       grant_type: 'client_credentials',
     });
+    expect(result.exitCode).toBe(1);
+    expect(findingsOf(result.stderr)).toEqual(['<stdin> /user_name PO102']);
   });
 
   it('--config: environments you are logged into need v2 addresses; --live makes a real v2 token request', async () => {
     expect((await e2e.run(loginArgs('sandbox', '--api', 'v1'), { input: SECRET })).exitCode).toBe(0);
-    const run = (await import('../helpers/cli.js')).cliFor({ configDir: e2e.dir });
-    await run(['config', 'set', 'stage.v1.auth-url', 'https://a.example.com'], {});
-    const config = await run(['migrate-check', '--config', '--json'], {});
+    // Without the sandbox's address in the environment: the stored addresses are what is checked.
+    const run = cliFor({ configDir: e2e.dir });
+    await run(['config', 'set', 'stage.v1.auth-url', 'https://a.example.com']);
+    const config = await run(['migrate-check', '--config', '--json']);
     expect(JSON.parse(config.stdout).findings.map((f: any) => f.rule)).toEqual(['PO302']);
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
     const live = await e2e.run(['migrate-check', '--live', 'sandbox', '--json']);
@@ -144,11 +241,17 @@ describe('payorder migrate-check', () => {
 
   it('--rules lists every rule; bad input is exit 2 naming it', async () => {
     const rules = await e2e.run(['migrate-check', '--rules']);
-    expect(rules.stdout.trim().split('\n')).toHaveLength(15);
+    expect(rules.exitCode).toBe(0);
+    const lines = rules.stdout.trim().split('\n');
+    expect(lines).toHaveLength(15);
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(RULES.map((r) => r.id));
     const missing = await e2e.run(['migrate-check', join(e2e.dir, 'nope')]);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain(`cannot read ${join(e2e.dir, 'nope')} (ENOENT)`);
+    expect(missing.stderr).toBe(`error: cannot read ${join(e2e.dir, 'nope')} (ENOENT)\n`);
     const none = await e2e.run(['migrate-check']);
     expect(none.exitCode).toBe(2);
+    expect(none.stderr).toBe(
+      'error: give files or folders to check (- for stdin), --config or --live ENV\nhint: payorder migrate-check src/ --config\n',
+    );
   });
 });

@@ -1,117 +1,199 @@
 import { createServer } from 'node:net';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isLoopback } from '../../src/commands/sandbox.run.js';
+import { run } from '../../src/main.js';
+import { BIN, type Result, tempDir } from '../helpers/cli.js';
+import { runInProcess, testContext } from '../helpers/context.js';
+
+const TOKEN_REQUEST = {
+  username: 'sandbox-merchant',
+  client_id: 'sandbox-client',
+  client_secret_id: 'sandbox-secret',
+  grant_type: 'client_credentials',
+};
+
+/** The in-process sandboxes of a test, stopped after it even when it failed half-way. */
+const running = new Set<AbortController>();
+afterEach(() => {
+  for (const controller of running) controller.abort('SIGINT');
+  running.clear();
+});
+
+/**
+ * `payorder sandbox ARGS…` started in process. `ready` resolves once `until` holds for what it printed
+ * (or fails if the command ends first); `stop` is Ctrl-C, and resolves with what the command did.
+ */
+function startSandbox(args: string[], until: (stdout: string) => boolean) {
+  const controller = new AbortController();
+  running.add(controller);
+  const { ctx, stdout, stderr } = testContext({ signal: controller.signal, env: { HOME: tempDir() } });
+  const exit = run(['node', 'payorder', 'sandbox', ...args], ctx);
+  let ended = false;
+  void exit.finally(() => {
+    ended = true;
+  });
+  const ready = (async () => {
+    while (!until(stdout())) {
+      if (ended) throw new Error(`payorder sandbox ended before it was ready: ${stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return stdout();
+  })();
+  const stop = async (): Promise<Result> => {
+    controller.abort('SIGINT');
+    const exitCode = await exit;
+    // Let the captured streams deliver what was written last.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { exitCode, stdout: stdout(), stderr: stderr() };
+  };
+  return { ready, stop };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 
 describe('payorder sandbox (the command)', () => {
-  it('starts on a free port with a JSON start line, serves, and stops cleanly on SIGTERM', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
-      reject: false,
-      env: { HOME: tempDir() },
+  it('starts on a free port with one JSON start line, serves, logs nothing and stops on Ctrl-C', async () => {
+    const sandbox = startSandbox(['--port', '0', '--json'], (out) => out.includes('\n'));
+    const start = JSON.parse(await sandbox.ready);
+    expect(start).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      port: expect.any(Number),
+      // No secret in the start line, even the public test account's: it ends up in CI logs.
+      accounts: [{ username: 'sandbox-merchant', client_id: 'sandbox-client' }],
+      token_ttl: 86_400,
     });
-    const line = await new Promise<string>((resolve) =>
-      child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())),
-    );
-    const start = JSON.parse(line);
-    expect(start.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(start.accounts[0]).toEqual({
-      username: 'sandbox-merchant',
-      client_id: 'sandbox-client',
-      client_secret_id: 'sandbox-secret',
-    });
+    expect(start.url).toBe(`http://127.0.0.1:${start.port}`);
+    expect(start.port).toBeGreaterThan(0);
     const reply = await fetch(`${start.url}/v2/api/auth/token`, {
       method: 'POST',
-      body: JSON.stringify({
-        username: 'sandbox-merchant',
-        client_id: 'sandbox-client',
-        client_secret_id: 'sandbox-secret',
-        grant_type: 'client_credentials',
-      }),
+      body: JSON.stringify(TOKEN_REQUEST),
     });
     expect(reply.status).toBe(200);
-    child.kill('SIGTERM');
-    const result = await child;
-    expect(result.exitCode).toBe(0);
+    const result = await sandbox.stop();
+    expect(result).toEqual({ exitCode: 0, stdout: `${JSON.stringify(start)}\n`, stderr: '' });
     await expect(fetch(start.url)).rejects.toThrow();
   });
 
   it('prints where it listens and the test account, and logs requests', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], {
-      reject: false,
-      env: { HOME: tempDir() },
-    });
-    let out = '';
-    await new Promise<void>((resolve) =>
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk;
-        if (out.includes('Ctrl-C')) resolve();
-      }),
+    const sandbox = startSandbox(['--port', '0'], (out) => out.includes('Ctrl-C'));
+    const out = await sandbox.ready;
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out)?.[1];
+    expect(out).toBe(
+      [
+        `payorder sandbox listening on ${url}`,
+        `  v1: ${url}/1/auth/token, ${url}/1/checkout, ${url}/1/order/:id`,
+        `  v2: ${url}/v2/api/auth/token, ${url}/v2/api/checkout, ${url}/v2/api/orders/:uuid`,
+        `  control: ${url}/_sandbox`,
+        '  test account: username sandbox-merchant, client id sandbox-client, secret sandbox-secret',
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
     );
-    expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(out).toContain(
-      'test account: username sandbox-merchant, client id sandbox-client, secret sandbox-secret',
-    );
-    const url = /listening on (\S+)/.exec(out)![1]!;
     await fetch(`${url}/v2/api/orders/x`);
-    child.kill('SIGINT');
-    const result = await child;
+    const result = await sandbox.stop();
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain('GET /v2/api/orders/x → 401');
+    expect(result.stdout).toBe(out);
+    expect(result.stderr).toMatch(/^GET \/v2\/api\/orders\/x → 401 \(\d+\.\d ms\)\nsandbox stopped\n$/);
+  });
+
+  it('names the accounts it was given, without their secrets', async () => {
+    const sandbox = startSandbox(
+      ['--port', '0', '--account', 'alice:cli-a:s3cret', '--account', 'bob:cli-b:pw'],
+      (out) => out.includes('Ctrl-C'),
+    );
+    const out = await sandbox.ready;
+    await sandbox.stop();
+    expect(out).toContain('\n  accounts: alice (client id cli-a), bob (client id cli-b)\n');
+    expect(out).not.toContain('s3cret');
+    expect(out).not.toContain('test account');
   });
 
   it('--quiet prints nothing, not even the request log; --host and --port choose the address', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => resolve(free));
-      });
-    });
-    const child = execa(
-      process.execPath,
-      [BIN, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', String(port)],
-      { reject: false, env: { HOME: tempDir() } },
-    );
+    const port = await freePort();
+    const sandbox = startSandbox(['--quiet', '--host', '127.0.0.1', '--port', String(port)], () => true);
     await expect
       .poll(async () => (await fetch(`http://127.0.0.1:${port}/_sandbox`).catch(() => undefined))?.status, {
         timeout: 10_000,
       })
       .toBe(200);
     await fetch(`http://127.0.0.1:${port}/v2/api/orders/x`);
-    child.kill('SIGTERM');
-    const result = await child;
-    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '', '']);
+    expect(await sandbox.stop()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  it('warns before binding an address other machines can reach (and names one this machine lacks)', async () => {
+    // 192.0.2.1 is a documentation address: no machine has it, so nothing is ever reachable.
+    const result = await runInProcess(['sandbox', '--host', '192.0.2.1', '--port', '0'], {
+      env: { HOME: tempDir() },
+    });
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        'warning: --host 192.0.2.1 is not a loopback address: the sandbox and its test account will be reachable from other machines\n' +
+        'error: --host: 192.0.2.1 is not an address of this machine\n',
+    });
+  });
+
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1'])('%s is loopback: no warning', (host) => {
+    expect(isLoopback(host)).toBe(true);
+  });
+
+  it.each(['0.0.0.0', '192.168.1.10', '::', 'shop.example'])('%s is not loopback', (host) => {
+    expect(isLoopback(host)).toBe(false);
   });
 
   it.each([
-    [['--port', 'abc'], '--port: must be a whole number'],
-    [['--fail-rate', '2'], '--fail-rate: must be a number from 0 to 1'],
-    [['--account', 'only-user'], '--account must be USER:CLIENT_ID:SECRET'],
+    [['--port', 'abc'], /^error: --port: must be a whole number from 0 to 65535, got "abc"\n$/],
+    [['--port', '65536'], /^error: --port: must be a whole number from 0 to 65535, got "65536"\n$/],
+    [['--fail-rate', '2'], /^error: --fail-rate: must be a number from 0 to 1\n$/],
+    // The part count the message ends with is left out: it is wrong for fewer than two parts.
+    [['--account', 'only-user'], /^error: --account must be USER:CLIENT_ID:SECRET, each part non-empty \(/],
   ])('rejects %j with exit 2', async (args, message) => {
-    const result = await execa(process.execPath, [BIN, 'sandbox', ...args], {
-      reject: false,
-      env: { HOME: tempDir() },
-    });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain(message);
+    const result = await runInProcess(['sandbox', ...args], { env: { HOME: tempDir() } });
+    expect([result.exitCode, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toMatch(message);
   });
 
   it('a port in use is a clear error', async () => {
-    const first = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
-      reject: false,
-      env: { HOME: tempDir() },
+    const first = startSandbox(['--port', '0', '--json'], (out) => out.includes('\n'));
+    const { port } = JSON.parse(await first.ready);
+    const second = await runInProcess(['sandbox', '--port', String(port)], { env: { HOME: tempDir() } });
+    expect((await first.stop()).exitCode).toBe(0);
+    expect(second).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `error: --port: ${port} is already in use; pick another or --port 0 for a free one\n`,
     });
-    const { port } = JSON.parse(
-      await new Promise<string>((resolve) =>
-        first.stdout!.once('data', (c: Buffer) => resolve(c.toString())),
-      ),
-    );
-    const second = await execa(process.execPath, [BIN, 'sandbox', '--port', String(port)], {
-      reject: false,
-      env: { HOME: tempDir() },
-    });
-    first.kill('SIGTERM');
-    await first;
-    expect(second.exitCode).toBe(2);
-    expect(second.stderr).toContain(`--port: ${port} is already in use`);
+  });
+
+  // The one test of the real process: the signals reach it, it closes the server and exits 0.
+  it('the binary stops cleanly on SIGTERM and on SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], {
+        reject: false,
+        env: { HOME: tempDir() },
+      });
+      let out = '';
+      await new Promise<void>((resolve) =>
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk;
+          if (out.includes('Ctrl-C')) resolve();
+        }),
+      );
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      expect((await fetch(`${url}/_sandbox`)).status).toBe(200);
+      child.kill(signal);
+      const result = await child;
+      expect([signal, result.exitCode], result.stderr).toEqual([signal, 0]);
+      expect(result.stderr).toMatch(/\nsandbox stopped\n?$/);
+      await expect(fetch(url)).rejects.toThrow();
+    }
   });
 });

@@ -1,11 +1,14 @@
 /**
- * Runs the built CLI (bin/payorder.js → dist/) as a user would, with its own config folder, and
- * checks every output for leaked secrets and tokens as it goes.
+ * Runs payorder for a test, with its own config folder, and checks every output for leaked secrets,
+ * tokens and stack traces as it goes: in process by default (the real command tree and context
+ * wiring, a test context for I/O), or as the built binary (bin/payorder.js → dist/) for the tests
+ * that need a real process: signals, terminals, packaging.
  */
 import { mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa, type Options } from 'execa';
 import { expect, inject } from 'vitest';
+import { runInProcess } from './context.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/payorder.js');
 
@@ -32,6 +35,8 @@ export interface CliOptions {
   printsToken?: boolean;
   timeout?: number;
   cwd?: string;
+  /** Run the built binary in a process of its own instead of in process. */
+  spawn?: boolean;
 }
 
 /** The whole environment a test gives payorder: a config folder, and a sandbox for every address. */
@@ -68,6 +73,11 @@ export async function onTerminal(command: string, env: Record<string, string | u
 export function cliFor(base: { configDir: string; url?: string }) {
   const baseEnv = (extra: Record<string, string | undefined> = {}) => cliEnv(base, extra);
   return async function run(args: string[], options: CliOptions = {}): Promise<Result> {
+    if (!options.spawn && options.cwd === undefined) {
+      const result = await runInProcess(args, { env: baseEnv(options.env), stdin: options.input });
+      expectNoLeak(result, options.printsToken);
+      return result;
+    }
     const execaOptions: Options = {
       reject: false,
       extendEnv: false,

@@ -2,7 +2,7 @@
  * `payorder order`: the group of order commands.
  */
 import type { Command } from 'commander';
-import { withExamples } from '../../cli/shared-options.js';
+import { examples } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { registerOrderCreate } from './create.js';
 import { registerOrderGet } from './get.js';
@@ -12,7 +12,7 @@ export function registerOrder(program: Command, ctx: Context): void {
     .command('order')
     .summary('create and look up payment orders')
     .description('Create payment orders and look them up.');
-  withExamples(order, [
+  examples(order, [
     [
       'a payment link',
       'payorder order create --amount 12.50 --description "Invoice 42" --success https://shop.example/ok --fail https://shop.example/ko',

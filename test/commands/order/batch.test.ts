@@ -1,9 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, expectNoLeak, onTerminal, SECRET } from '../../helpers/cli.js';
+import { BIN, expectNoLeak, onTerminal, SECRET, SHOP } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/context.js';
 import { loginArgs, useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 
@@ -22,9 +25,15 @@ async function login() {
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
 }
 
+/** The records of an NDJSON output, one per line. */
+const recordsOf = (stdout: string): any[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
 const batch = (file: string, ...args: string[]) =>
-  e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, ...args], { timeout: 60_000 });
+  e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, ...args]);
 
 describe('order create --input', () => {
   it('1,000 NDJSON lines with bad ones mixed in: one result per line in input order, bad lines reported, the rest created', async () => {
@@ -43,10 +52,7 @@ describe('order create --input', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     const result = await batch(file, '--concurrency', '8');
     expect(result.exitCode).toBe(1);
-    const records = result.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = recordsOf(result.stdout);
     expect(records.map((r) => r.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     const failed = records.filter((r) => r.outcome === 'failed');
     expect(failed.map((r) => r.line)).toEqual([10, 200, 512, 999]);
@@ -82,7 +88,8 @@ describe('order create --input', () => {
     const records = JSON.parse(result.stdout);
     expect(records.map((r: any) => [r.line, r.outcome])).toEqual([
       [2, 'created'],
-      [4, 'created'],
+      // A CSV record over several lines has the number of the line it starts on.
+      [3, 'created'],
       [5, 'failed'],
     ]);
     expect(records[0].order).toMatchObject({ amount: '12.50', external_reference: 'INV-1' });
@@ -105,14 +112,25 @@ describe('order create --input', () => {
     const second = await batch(file, '--journal', journalFile);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toContain('3 created, 7 already created, 0 failed');
-    const records = second.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(records.filter((r) => r.outcome === 'skipped').every((r) => r.order.uuid)).toBe(true);
+    const records = recordsOf(second.stdout);
     const orders = await sandboxOrders();
     expect(orders).toHaveLength(10);
     expect(new Set(orders.map((o) => o.uuid)).size).toBe(10);
+    // Every line shows its order; those the first run created are skipped, with that order.
+    const createdFirst = new Set(
+      recordsOf(first.stdout)
+        .filter((r) => r.outcome === 'created')
+        .map((r) => r.line),
+    );
+    expect(createdFirst.size).toBe(7);
+    const uuidOf = new Map(orders.map((o) => [o.description, o.uuid]));
+    expect(records.map((r) => [r.line, r.outcome, r.order.uuid])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [
+        i + 1,
+        createdFirst.has(i + 1) ? 'skipped' : 'created',
+        uuidOf.get(`line ${i + 1}`),
+      ]),
+    );
   });
 
   it('a line whose answer was lost is "outcome unknown", never retried, the others go on', async () => {
@@ -122,10 +140,7 @@ describe('order create --input', () => {
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
     const result = await batch(file, '--concurrency', '1', '--journal', join(e2e.dir, 'j'));
     expect(result.exitCode).toBe(5);
-    const records = result.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = recordsOf(result.stdout);
     expect(records.map((r) => r.outcome)).toEqual(['unknown', 'created', 'created']);
     expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(3);
     const again = await batch(file, '--journal', join(e2e.dir, 'j'));
@@ -179,13 +194,11 @@ describe('order create --input', () => {
     const { file, journalFile } = await interruptedBatch(count, 'SIGKILL', 40);
 
     const resumed = await batch(file, '--journal', journalFile, '--concurrency', '8');
-    expect([0, 5]).toContain(resumed.exitCode);
-    const records = resumed.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const records = recordsOf(resumed.stdout);
     expect(records).toHaveLength(count);
     const unknown = records.filter((r) => r.outcome === 'unknown');
+    // Exit 5 exactly when some line's outcome is unknown; every other line succeeded.
+    expect(resumed.exitCode, resumed.stderr).toBe(unknown.length > 0 ? 5 : 0);
     // Only lines in flight when the process died can be unknown (4 at the default concurrency).
     expect(unknown.length).toBeLessThanOrEqual(4);
 
@@ -213,10 +226,13 @@ describe('order create --input', () => {
     });
     expect(result.exitCode).toBe(130);
     expect(String(result.stderr)).toContain('interrupted after');
+    // The journal's records, without the header line each run starts with.
     const events = readFileSync(journalFile, 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.payorder_journal === undefined);
+    expect(events.length).toBeGreaterThan(0);
     const last = new Map(events.map((e) => [e.key, e.event]));
     expect([...last.values()].every((event) => event === 'created')).toBe(true);
     expect((await sandboxOrders()).length).toBe(last.size);
@@ -237,7 +253,8 @@ describe('order create --input', () => {
       const screen = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       expect(result.exitCode).toBe(1);
       expect(screen).toMatch(/line 1 {2}✓ {2}1\.01 {2}PENDING {2}http:/);
-      expect(screen).toContain('line 3  ✗  line 3: amount: must contain only digits and a single point');
+      // A failed line shows what it asked for (here only the amount), then why it failed.
+      expect(screen).toContain('line 3  ✗  x  line 3: amount: must contain only digits and a single point');
       if (size)
         expect(screen).toMatch(/\d+ lines: \d+ created, 0 skipped, \d+ failed, 0 unknown \([\d.]+\/s\)/);
     }
@@ -261,5 +278,453 @@ describe('order create --input', () => {
     ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--input: cannot read');
+  });
+});
+
+/** Writes `count` lines (each with its own external reference) to a file in the test's folder. */
+function writeLines(count: number, name = 'orders.ndjson'): string {
+  const file = join(e2e.dir, name);
+  const lines = Array.from({ length: count }, (_, i) => line(i + 1, { external_reference: `REF-${i + 1}` }));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** The records of a journal file, without the header line each run starts with. */
+const journalRecords = (file: string): any[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.payorder_journal === undefined);
+
+/** The last event the journal holds for each line key. */
+const lastEvents = (file: string) =>
+  new Map(journalRecords(file).map((e) => [e.key as string, e.event as string]));
+
+const checkoutCount = async () => (await journal(e2e.sb.url, 'checkout')).length;
+
+/** A port on 127.0.0.1 where nothing listens: bound by this test, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The service back at an address that was down: forwards every request on `port` to the sandbox. */
+async function forwarder(port: number, to: string): Promise<{ close(): Promise<void> }> {
+  const target = new URL(to);
+  const server = createHttpServer((request, response) => {
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const SUMMARY =
+  /(\d+) lines in [\d.]+ s: (\d+) created, (\d+) already created, (\d+) failed, (\d+) outcome unknown/;
+
+describe('order create --input: the service refuses the token', () => {
+  it('refused even after one renewal: stops sending, finishes the lines in flight, prints the summary, exit 4', async () => {
+    await login();
+    const file = writeLines(40);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
+      route: 'checkout',
+      error: 'unauthorized',
+      times: 1000,
+    });
+    const result = await batch(file, '--concurrency', '4', '--journal', journalFile);
+
+    expect(result.exitCode, result.stderr).toBe(4);
+    const records = recordsOf(result.stdout);
+    // Only the lines already in flight when the first refusal came (one per slot) have a result.
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThanOrEqual(4);
+    expect(records.map((r) => r.line)).toEqual(records.map((_, i) => i + 1));
+    for (const record of records)
+      expect(record).toMatchObject({ outcome: 'failed', order: null, error: { kind: 'auth', status: 401 } });
+    expect(result.stderr).toMatch(
+      /error: stopped: the service did not accept the access token on sandbox \(401 Unauthorized\); \d+ lines in/,
+    );
+    expect(SUMMARY.exec(result.stderr)?.slice(1)).toEqual([
+      `${records.length}`,
+      '0',
+      '0',
+      `${records.length}`,
+      '0',
+    ]);
+    expect(result.stderr).toContain('hint: log in again: payorder login --env sandbox');
+
+    // Each of those lines was tried with the token, then once more after one renewal; no other line was sent.
+    const checkouts = await journal(e2e.sb.url, 'checkout');
+    expect(checkouts.map((e) => e.status)).toEqual(Array(records.length * 2).fill(401));
+    expect(new Set(checkouts.map((e) => e.body.description))).toEqual(
+      new Set(records.map((r) => r.input.description)),
+    );
+    const renewals = await journal(e2e.sb.url, 'token');
+    expect(renewals.length).toBeGreaterThanOrEqual(1);
+    expect(renewals.length).toBeLessThanOrEqual(records.length);
+    expect(await sandboxOrders()).toHaveLength(0);
+    // Refused lines are failed, not unknown: a rerun after a new login sends them.
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(records.length).fill('failed'));
+  });
+
+  it('a single 401 on a line: the token is renewed once and the line is created', async () => {
+    await login();
+    const file = writeLines(5);
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized' });
+    const result = await batch(file, '--concurrency', '1');
+
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(recordsOf(result.stdout).map((r) => [r.line, r.outcome])).toEqual(
+      [1, 2, 3, 4, 5].map((n) => [n, 'created']),
+    );
+    expect(result.stderr).toContain('5 created, 0 already created, 0 failed, 0 outcome unknown');
+    const checkouts = await journal(e2e.sb.url, 'checkout');
+    expect(checkouts.map((e) => [e.status, e.body.description])).toEqual([
+      [401, 'line 1'],
+      [200, 'line 1'],
+      ...[2, 3, 4, 5].map((n) => [200, `line ${n}`]),
+    ]);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+    expect(await sandboxOrders()).toHaveLength(5);
+  });
+});
+
+describe('order create: the service cannot be reached', () => {
+  const createArgs = [
+    'order',
+    'create',
+    '--env',
+    'sandbox',
+    '--amount',
+    '1',
+    '--description',
+    'x',
+    '--success',
+    'https://s.example/ok',
+    '--fail',
+    'https://s.example/ko',
+  ];
+
+  it.each([
+    [
+      'the auth and checkout addresses',
+      (url: string) => ({ PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url }),
+    ],
+    ['the checkout address (auth works)', (url: string) => ({ PAYORDER_CHECKOUT_URL: url })],
+  ])(
+    'a batch with nothing listening at %s: exit 5, nothing sent, lines not unknown; once the service is back the same journal creates every line',
+    async (_, addresses) => {
+      await login();
+      const port = await closedPort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = addresses(url);
+      const file = writeLines(10);
+      const journalFile = join(e2e.dir, 'orders.journal');
+      const run = () =>
+        e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, '--journal', journalFile], { env });
+
+      const first = await run();
+      expect(first.exitCode, first.stderr).toBe(5);
+      const records = recordsOf(first.stdout);
+      expect(records.length).toBeGreaterThan(0);
+      expect(records.length).toBeLessThanOrEqual(4);
+      for (const record of records)
+        expect(record).toMatchObject({ outcome: 'failed', error: { kind: 'network' } });
+      expect(first.stderr).toContain(`error: stopped: cannot reach ${url} (ECONNREFUSED)`);
+      expect(first.stderr).not.toContain('outcome unknown:');
+      expect(first.stderr).toContain(
+        `hint: nothing more was sent; the lines not sent are resumable with --journal ${journalFile}`,
+      );
+      if (!env.PAYORDER_AUTH_URL)
+        expect(first.stderr).toContain(`cannot reach ${url} (ECONNREFUSED); nothing was sent`);
+      expect(await checkoutCount()).toBe(0);
+      // What the journal says of the lines tried: failed, never unknown or left "sending".
+      expect([...lastEvents(journalFile).values()]).toEqual(Array(records.length).fill('failed'));
+
+      const service = await forwarder(port, e2e.sb.url);
+      try {
+        const second = await run();
+        expect(second.exitCode, second.stderr).toBe(0);
+        expect(second.stderr).toContain('10 created, 0 already created, 0 failed, 0 outcome unknown');
+        expect(recordsOf(second.stdout).map((r) => r.outcome)).toEqual(Array(10).fill('created'));
+      } finally {
+        await service.close();
+      }
+      const sent = (await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description);
+      expect(new Set(sent)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => `line ${i + 1}`)));
+      expect(sent).toHaveLength(10);
+      expect(await sandboxOrders()).toHaveLength(10);
+    },
+  );
+
+  it('one order with nothing listening at the checkout address: exit 5, "nothing was sent", never "outcome unknown"', async () => {
+    await login();
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await e2e.run(createArgs, { env: { PAYORDER_CHECKOUT_URL: url } });
+    expect(result.exitCode).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: cannot reach ${url} (ECONNREFUSED); nothing was sent\n`);
+    expect(result.stderr).not.toContain('outcome unknown');
+    expect(await checkoutCount()).toBe(0);
+  });
+
+  it('one order with nothing listening at either address: exit 5, "cannot reach", never "outcome unknown"', async () => {
+    await login();
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
+    expect(result.exitCode).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: cannot reach ${url} (ECONNREFUSED)`);
+    expect(result.stderr).not.toContain('outcome unknown');
+    expect(await journal(e2e.sb.url)).toHaveLength(0);
+  });
+
+  // BUG: when the token service cannot be reached, the error is only "cannot reach URL (ECONNREFUSED)":
+  // src/api/http.ts adds "; nothing was sent" only to exchanges that create something, so a failed
+  // token request (the order was never sent either) does not say so, unlike the README's promise of
+  // "cannot reach …, nothing was sent" for an unreachable service (Exit codes, Stopping).
+  it.fails('one order with nothing listening at the auth address: the error says nothing was sent', async () => {
+    await login();
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain(`error: cannot reach ${url} (ECONNREFUSED); nothing was sent`);
+  });
+
+  // BUG: same cause as above, in a batch: "stopped: cannot reach URL (ECONNREFUSED); N lines in …"
+  // with no "nothing was sent" when it is the token service that is down.
+  it.fails('a batch with nothing listening at the auth address: the error says nothing was sent', async () => {
+    await login();
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', writeLines(3)], {
+      env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
+    });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain(`error: stopped: cannot reach ${url} (ECONNREFUSED); nothing was sent`);
+  });
+});
+
+describe('order create --input: an unknown line shows what it asked for', () => {
+  /** Loses the answer to line 2's checkout: line 1 takes the first forced entry, line 2 the reset. */
+  async function loseLine2() {
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'latency', ms: 0 });
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
+  }
+  const args = (file: string, ...more: string[]) => [
+    'order',
+    'create',
+    '--env',
+    'sandbox',
+    '--input',
+    file,
+    '--concurrency',
+    '1',
+    ...more,
+  ];
+
+  it('-o ndjson, -o tsv and the table: the unknown row has its line, amount, description and reference', async () => {
+    await login();
+    const file = writeLines(3);
+
+    await loseLine2();
+    const ndjson = await e2e.run(args(file, '-o', 'ndjson'));
+    expect(ndjson.exitCode, ndjson.stderr).toBe(5);
+    const records = recordsOf(ndjson.stdout);
+    expect(records.map((r) => r.outcome)).toEqual(['created', 'unknown', 'created']);
+    expect(records[1]).toMatchObject({
+      line: 2,
+      outcome: 'unknown',
+      order: null,
+      input: { amount: '2.02', description: 'line 2', external_reference: 'REF-2' },
+      error: { kind: 'outcome_unknown' },
+    });
+    expect(ndjson.stderr).toContain('1 outcome unknown');
+
+    await loseLine2();
+    const tsv = await e2e.run(args(file, '-o', 'tsv'));
+    expect(tsv.exitCode, tsv.stderr).toBe(5);
+    const [header, ...rows] = tsv.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    const cell = (row: string[], column: string) => row[header!.indexOf(column)];
+    expect(rows).toHaveLength(3);
+    const unknown = rows[1]!;
+    expect(
+      ['line', 'outcome', 'uuid', 'amount', 'description', 'external_reference'].map((c) => cell(unknown, c)),
+    ).toEqual(['2', 'unknown', '', '2.02', 'line 2', 'REF-2']);
+    expect(cell(unknown, 'error')).toContain('line 2: outcome unknown: the request reached');
+
+    await loseLine2();
+    const table = await runInProcess(args(file), { env: e2e.env(), stdoutIsTTY: true });
+    expect(table.exitCode, table.stderr).toBe(5);
+    const row = table.stdout.split('\n').find((l) => l.startsWith('line 2'));
+    expect(row).toMatch(
+      /^line 2 {2}\? outcome unknown {2}2\.02 "line 2" {2}line 2: outcome unknown: the request reached/,
+    );
+
+    // The request was carried out each time (only its answer was lost), and never sent again.
+    const sent = (await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description);
+    expect(sent).toEqual(Array(3).fill(['line 1', 'line 2', 'line 3']).flat());
+    expect(await sandboxOrders()).toHaveLength(9);
+  });
+
+  // BUG: on a terminal the row of an unknown (or failed) line shows its amount and description but
+  // not its external_reference (batchLine in src/output/order-writer.ts leaves it out), so a line
+  // cannot be found by the merchant's own reference there, unlike in -o ndjson and -o tsv.
+  it.fails('the table row of an unknown line shows its external reference', async () => {
+    await login();
+    await loseLine2();
+    const table = await runInProcess(args(writeLines(3)), { env: e2e.env(), stdoutIsTTY: true });
+    expect(table.exitCode).toBe(5);
+    expect(table.stdout.split('\n').find((l) => l.startsWith('line 2'))).toContain('REF-2');
+  });
+});
+
+describe('order create --input: a journal belongs to its target', () => {
+  it('a v2 journal resumed with --api v1 is refused naming both targets, exit 2, and nothing is sent', async () => {
+    await login();
+    const file = writeLines(3);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const first = await batch(file, '--journal', journalFile);
+    expect(first.exitCode, first.stderr).toBe(0);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const before = readFileSync(journalFile, 'utf8');
+
+    const again = await batch(file, '--journal', journalFile, '--api', 'v1');
+    expect(again.exitCode).toBe(2);
+    expect(again.stdout).toBe('');
+    const url = e2e.sb.url;
+    const target = (api: string) =>
+      `sandbox ${api} (auth ${url}, checkout ${url}, client id ${SHOP.clientId})`;
+    expect(again.stderr).toContain(
+      `error: --journal: ${journalFile} belongs to a batch for ${target('v2')}, not ${target('v1')}`,
+    );
+    expect(again.stderr).toContain('hint: resuming it against another target would create every order again');
+    expect(await journal(e2e.sb.url)).toEqual([]);
+    expect(readFileSync(journalFile, 'utf8')).toBe(before);
+    expect(await sandboxOrders()).toHaveLength(3);
+  });
+});
+
+describe('order create --input: Ctrl-C in process', () => {
+  it('after the stop no new line is sent, those in flight finish, the summary is printed, exit 130', async () => {
+    await login();
+    const file = writeLines(200);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
+      route: 'checkout',
+      fault: 'latency',
+      ms: 100,
+      times: 10_000,
+    });
+    const ctrlC = new AbortController();
+    const running = runInProcess(
+      [
+        'order',
+        'create',
+        '--env',
+        'sandbox',
+        '--input',
+        file,
+        '--journal',
+        journalFile,
+        '--concurrency',
+        '4',
+      ],
+      { env: e2e.env(), signal: ctrlC.signal },
+    );
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 10 }).toBeGreaterThanOrEqual(8);
+    ctrlC.abort('SIGINT');
+    // Read after the stop: it counts at least every answer given before it.
+    const answeredAtStop = await checkoutCount();
+    const result = await running;
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+
+    expect(result.exitCode, result.stderr).toBe(130);
+    const inFlight = Number(
+      /stopping: no new line is sent; finishing (\d+) requests? in flight \(Ctrl-C again to abort at once\)/.exec(
+        result.stderr,
+      )?.[1],
+    );
+    expect(inFlight).toBeGreaterThanOrEqual(1);
+    expect(inFlight).toBeLessThanOrEqual(4);
+    const final = await checkoutCount();
+    // Lines sent before the stop were answered by then or in flight: nothing was sent after it.
+    expect(final).toBeLessThanOrEqual(answeredAtStop + inFlight);
+    expect(final).toBeLessThan(200);
+    const records = recordsOf(result.stdout);
+    expect(records.map((r) => [r.line, r.outcome])).toEqual(
+      Array.from({ length: final }, (_, i) => [i + 1, 'created']),
+    );
+    expect(result.stderr).toMatch(
+      new RegExp(`error: interrupted after ${final} lines in [\\d.]+ s: ${final} created`),
+    );
+    expect(result.stderr).toContain(`rerun with --journal ${journalFile} to resume`);
+    expect(await sandboxOrders()).toHaveLength(final);
+    const last = lastEvents(journalFile);
+    expect(last.size).toBe(final);
+    expect([...last.values()].every((event) => event === 'created')).toBe(true);
+  });
+});
+
+describe('order create --input: a torn journal', () => {
+  it('a journal whose last record is half written is resumed, and the run after that too', async () => {
+    await login();
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const first = await batch(writeLines(5), '--journal', journalFile);
+    expect(first.exitCode, first.stderr).toBe(0);
+    // A crash (or a full disk) cut the next record in the middle.
+    const [{ key }] = journalRecords(journalFile);
+    appendFileSync(journalFile, `{"key":"${key}","line":1,"event":"fail`);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+
+    const file = writeLines(7);
+    const second = await batch(file, '--journal', journalFile);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stderr).toContain('2 created, 5 already created, 0 failed, 0 outcome unknown');
+    expect(recordsOf(second.stdout).map((r) => r.outcome)).toEqual([
+      ...Array(5).fill('skipped'),
+      'created',
+      'created',
+    ]);
+    expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description)).toEqual([
+      'line 6',
+      'line 7',
+    ]);
+
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const third = await batch(file, '--journal', journalFile);
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(third.stderr).toContain('0 created, 7 already created, 0 failed, 0 outcome unknown');
+    expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
+    expect(await sandboxOrders()).toHaveLength(7);
   });
 });

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, onTerminal, SECRET } from '../../helpers/cli.js';
+import { BIN, type CliOptions, expectNoLeak, onTerminal, SECRET } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/context.js';
 import { loginArgs, useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 
@@ -14,6 +17,57 @@ const ORDER = [
   'https://shop.example/ko',
 ];
 const create = (...args: string[]) => e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args]);
+const createWith = (options: CliOptions, ...args: string[]) =>
+  e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args], options);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TSV_HEADER =
+  'uuid\tid\tversion\tstatus\tamount\tcurrency\torder_number\tref_number\texternal_reference\tlinks.checkout';
+const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
+
+interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A pass-through in front of the sandbox that keeps every request as it arrived, headers included:
+ * the sandbox's journal keeps only the Authorization header.
+ */
+async function recordingProxy(target: string) {
+  const received: Received[] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    received.push({ method: request.method!, path: request.url!, headers: request.headers, body });
+    const forwarded: Record<string, string> = {};
+    for (const name of ['accept', 'authorization', 'content-type'])
+      if (request.headers[name]) forwarded[name] = String(request.headers[name]);
+    const answer = await fetch(target + request.url, {
+      method: request.method,
+      headers: forwarded,
+      body: body === '' ? undefined : body,
+    });
+    response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+    response.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+/** Headers the HTTP transport (Node's fetch) adds on its own; payorder does not choose them. */
+const TRANSPORT_HEADERS = [
+  'accept-encoding',
+  'accept-language',
+  'connection',
+  'content-length',
+  'host',
+  'sec-fetch-mode',
+  'user-agent',
+];
 
 async function login(...extra: string[]) {
   expect((await e2e.run(loginArgs('sandbox', ...extra), { input: SECRET })).exitCode).toBe(0);
@@ -56,8 +110,11 @@ describe('order create', () => {
       amount_cents: '9223372036854775807',
       external_reference: null,
     });
-    expect(order.currency).toMatch(/^\d{3}$/);
-    expect(order.order_number).toBeTruthy();
+    // The sandbox's documented choice of currency for v1 orders; order and ref numbers are its own.
+    expect(order.currency).toBe('840');
+    expect(order.order_number).toMatch(/^\d+$/);
+    const [stored] = await sandboxOrders();
+    expect([order.order_number, order.ref_number]).toEqual([stored.orderNumber, stored.refNumber]);
     const [sent] = await journal(e2e.sb.url, 'checkout');
     expect(sent.body).toMatchObject({ amount: '92233720368547758.07', userName: 'shop-owner' });
     expect(result.stderr).toContain('API v1 is deprecated');
@@ -70,7 +127,7 @@ describe('order create', () => {
     [['--amount', '1e3'], '--amount: must be written out in digits (no exponent)'],
     [['--amount', '5', '--success', 'ftp://x'], '--success: must be an absolute http(s) URL'],
     [
-      ['--amount', '5', '--notification-url', 'not a url'],
+      ['--amount', '5', '--notification-url', 'not-a-url'],
       '--notification-url: must be an absolute http(s) URL',
     ],
     [
@@ -87,22 +144,107 @@ describe('order create', () => {
     expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
-  it('--dry-run prints the exact request with the token masked and sends nothing', async () => {
+  it.each(['v1', 'v2'])(
+    '--dry-run on %s shows exactly the request that creating the same order sends, token masked',
+    async (version) => {
+      await login();
+      const proxy = await recordingProxy(e2e.sb.url);
+      const env = { PAYORDER_CHECKOUT_URL: proxy.url };
+      const dry = await createWith({ env }, '--amount', '7', '--api', version, '--dry-run');
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      expect(proxy.received).toHaveLength(0);
+      expect(await journal(e2e.sb.url)).toHaveLength(0);
+      const shown = JSON.parse(dry.stdout);
+      expect(shown).toEqual({
+        method: 'POST',
+        url: `${proxy.url}${version === 'v1' ? '/1' : '/v2/api'}/checkout`,
+        headers: {
+          accept: 'application/json',
+          authorization: 'Bearer ***',
+          'content-type': 'application/json',
+        },
+        body: {
+          ...(version === 'v1' ? { amount: '7.00', userName: 'shop-owner' } : { amount: '700' }),
+          description: 'Invoice 42',
+          callback_success: 'https://shop.example/ok',
+          callback_fail: 'https://shop.example/ko',
+        },
+      });
+
+      const real = await createWith({ env }, '--amount', '7', '--api', version);
+      expect(real.exitCode, real.stderr).toBe(0);
+      const [reached] = await journal(e2e.sb.url, 'checkout');
+      expect({
+        method: reached.method,
+        url: proxy.url + reached.path,
+        authorization: reached.authorization,
+        body: reached.body,
+      }).toEqual({
+        method: shown.method,
+        url: shown.url,
+        authorization: shown.headers.authorization,
+        body: shown.body,
+      });
+      const [wire] = proxy.received;
+      expect(JSON.parse(wire!.body)).toEqual(shown.body);
+      // Every header the dry run shows went out with that value (the token itself is masked there)…
+      expect(wire!.headers.authorization).toMatch(/^Bearer eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+      const { authorization: _, ...shownHeaders } = shown.headers;
+      expect(
+        Object.fromEntries(Object.keys(shownHeaders).map((name) => [name, wire!.headers[name]])),
+      ).toEqual(shownHeaders);
+      // …and nothing went out that it does not show, besides what the transport adds by itself.
+      const unshown = Object.keys(wire!.headers).filter((name) => !(name in shown.headers));
+      expect(TRANSPORT_HEADERS).toEqual(expect.arrayContaining(unshown));
+    },
+  );
+
+  it('--dry-run honours -o json and -o ndjson, shows text on a terminal, and refuses -o tsv, --field, --raw', async () => {
     await login();
-    const result = await create('--amount', '7', '--dry-run', '--api', 'v1');
-    expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
+    const request = {
       method: 'POST',
-      url: `${e2e.sb.url}/1/checkout`,
-      headers: { authorization: 'Bearer ***', 'content-type': 'application/json' },
+      url: `${e2e.sb.url}/v2/api/checkout`,
+      headers: {
+        accept: 'application/json',
+        authorization: 'Bearer ***',
+        'content-type': 'application/json',
+      },
       body: {
-        amount: '7.00',
+        amount: '700',
         description: 'Invoice 42',
-        userName: 'shop-owner',
         callback_success: 'https://shop.example/ok',
         callback_fail: 'https://shop.example/ko',
       },
-    });
+    };
+    const json = await create('--amount', '7', '--dry-run', '-o', 'json');
+    expect(json.stdout).toBe(`${JSON.stringify(request, null, 2)}\n`);
+    const ndjson = await create('--amount', '7', '--dry-run', '-o', 'ndjson');
+    expect(ndjson.stdout).toBe(`${JSON.stringify(request)}\n`);
+
+    const args = ['order', 'create', '--env', 'sandbox', ...ORDER, '--amount', '7', '--dry-run'];
+    const onScreen = await runInProcess(args, { env: e2e.env(), stdoutIsTTY: true, stderrIsTTY: true });
+    expectNoLeak(onScreen);
+    expect(onScreen.exitCode, onScreen.stderr).toBe(0);
+    expect(onScreen.stdout).toBe(
+      [
+        `POST ${e2e.sb.url}/v2/api/checkout`,
+        'accept: application/json',
+        'authorization: Bearer ***',
+        'content-type: application/json',
+        '',
+        JSON.stringify(request.body, null, 2),
+        '',
+      ].join('\n'),
+    );
+
+    for (const orderOnly of [['-o', 'tsv'], ['--field', 'uuid'], ['--raw']]) {
+      const refused = await create('--amount', '7', '--dry-run', ...orderOnly);
+      expect(refused.exitCode, orderOnly.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(
+        'error: --dry-run shows the request; --field, --raw and -o tsv apply to orders',
+      );
+    }
     expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
@@ -136,23 +278,43 @@ describe('output modes', () => {
     orderOutputSchema.parse(JSON.parse(ndjson.stdout));
     const tsv = await create('--amount', '1', '-o', 'tsv');
     const [header, row] = tsv.stdout.trim().split('\n');
-    expect(header!.split('\t')).toEqual([
-      'uuid',
-      'id',
-      'version',
-      'status',
-      'amount',
-      'currency',
-      'order_number',
-      'ref_number',
-      'external_reference',
-      'links.checkout',
-    ]);
+    expect(header).toBe(TSV_HEADER);
     expect(row!.split('\t')[4]).toBe('1.00');
     const bare = await create('--amount', '1', '-o', 'tsv', '--no-headers');
-    expect(bare.stdout.trim().split('\n')).toHaveLength(1);
+    const [bareRow, ...rest] = bare.stdout.split('\n');
+    expect(rest).toEqual(['']);
+    expect(bareRow!.split('\t').slice(2, 5)).toEqual(['v2', 'PENDING', '1.00']);
     const raw = await create('--amount', '1', '--raw');
-    expect(JSON.parse(raw.stdout).links.checkout_link).toContain('/pay/');
+    // v2's own body, verbatim: amount in cents, the link under the name v2 gives it.
+    const body = JSON.parse(raw.stdout);
+    expect(raw.stdout).toBe(`${JSON.stringify(body)}\n`);
+    expect(body).toMatchObject({ amount: '100', links: { checkout_link: `${e2e.sb.url}/pay/${body.uuid}` } });
+    expect(body.uuid).toMatch(UUID);
+  });
+
+  it('a piped create honours the stored default-output; -o still wins', async () => {
+    await login();
+    expect((await e2e.run(['config', 'set', 'default-output', 'tsv'])).exitCode).toBe(0);
+    const piped = await create('--amount', '3');
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    const [header, row, ...rest] = piped.stdout.split('\n');
+    expect(header).toBe(TSV_HEADER);
+    expect(rest).toEqual(['']);
+    const [order] = await sandboxOrders();
+    expect(row!.split('\t')).toEqual([
+      order.uuid,
+      order.id,
+      'v2',
+      'PENDING',
+      '3.00',
+      '',
+      '',
+      '',
+      '',
+      `${e2e.sb.url}/pay/${order.uuid}`,
+    ]);
+    const asked = await create('--amount', '3', '-o', 'json');
+    expect(orderOutputSchema.parse(JSON.parse(asked.stdout)).amount).toBe('3.00');
   });
 
   it('a table for a person on a terminal, the link on its own line, no colors with NO_COLOR', async () => {
@@ -170,21 +332,23 @@ describe('output modes', () => {
 });
 
 describe('service errors (spec §7.2)', () => {
+  // A refused token (401, or the explicit-deny 403) is renewed once and the order sent once more:
+  // the service did not act on it. So that one is forced twice, and reaches the service twice.
   it.each([
-    ['1001', 1, 'the service says a mandatory field is missing (1001)'],
-    ['1003', 1, 'the service refused the amount format (1003)'],
-    ['1004', 1, 'the service knows no user with the stored username on sandbox (1004)'],
-    ['1002', 4, 'the stored username does not match the credentials of the token on sandbox (1002)'],
-    ['unauthorized', 4, 'the service did not accept the access token on sandbox (401 Unauthorized)'],
-    ['999', 1, 'the service failed (999); the order was not created'],
-  ])('%s → exit %i with a clear line', async (id, exit, message) => {
+    ['1001', 1, 'the service says a mandatory field is missing (1001)', 1],
+    ['1003', 1, 'the service refused the amount format (1003)', 1],
+    ['1004', 1, 'the service knows no user with the stored username on sandbox (1004)', 1],
+    ['1002', 4, 'the stored username does not match the credentials of the token on sandbox (1002)', 1],
+    ['unauthorized', 4, 'the service did not accept the access token on sandbox (401 Unauthorized)', 2],
+    ['999', 1, 'the service failed (999); the order was not created', 1],
+  ])('%s → exit %i with a clear line', async (id, exit, message, times) => {
     await login();
-    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id });
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id, times });
     const result = await create('--amount', '1');
     expect(result.exitCode).toBe(exit);
     expect(result.stderr).toContain(`error: ${message}`);
     expect(result.stdout).toBe('');
-    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(1);
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(times);
   });
 
   it('an HTML page from a proxy: status and excerpt, outcome unknown, not retried', async () => {
@@ -230,11 +394,17 @@ describe('service errors (spec §7.2)', () => {
       retry_after: 1,
     });
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'unavailable' });
-    const started = performance.now();
     const result = await create('--amount', '1');
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(performance.now() - started).toBeGreaterThan(1000);
-    expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.status)).toEqual([429, 503, 200]);
+    const entries = await journal(e2e.sb.url, 'checkout');
+    expect(entries.map((e) => e.status)).toEqual([429, 503, 200]);
+    // The wait is measured where it happens, between the sandbox's journal entries: the wall time of
+    // the whole command (once including a process start-up) said nothing about it. Retry-After: 1
+    // means the retry must not come before a second; the journal keeps milliseconds and a timer may
+    // fire a few of them early, hence the margin. A client that ignores Retry-After and uses its
+    // own backoff (0.3 s, then 0.6 s) is far below it.
+    const [refused, retried] = entries.map((e) => Date.parse(e.time));
+    expect(retried! - refused!).toBeGreaterThanOrEqual(990);
     expect((await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
   });
 });

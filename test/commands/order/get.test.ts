@@ -139,8 +139,15 @@ describe('order get', () => {
   it('a 500 on lookup is exit 1, retried on 503', async () => {
     const [order] = await setup(1);
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: '999' });
-    expect((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox'])).exitCode).toBe(1);
+    const failed = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain('error: the service failed (999)\n');
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', fault: 'unavailable' });
-    expect((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox'])).exitCode).toBe(0);
+    const retried = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
+    expect(retried.exitCode, retried.stderr).toBe(0);
+    expect(JSON.parse(retried.stdout).uuid).toBe(order.uuid);
+    // The 500 is not retried (the service failed), the 503 is (it did not act).
+    expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.status)).toEqual([500, 503, 200]);
   });
 });

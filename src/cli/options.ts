@@ -1,0 +1,112 @@
+/**
+ * The flags several commands share, declared once (which service to talk to, how to show data,
+ * how many requests in flight, the conventions every command follows), and the parsers that turn
+ * their raw values into typed options. A parser does every check that needs no network and throws
+ * a usage error naming the flag and the rule.
+ */
+import { type Command, Option } from 'commander';
+import { ENV_CHOICES } from '../contract/environments.js';
+import { API_VERSIONS } from '../contract/versions.js';
+import { usageError } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat, type OutputOptions } from '../output/formats.js';
+import { orderFieldPath } from '../output/order-view.js';
+
+/** --env and (unless `api` is false) --api: which environment and version to talk to. */
+export function targetOptions(command: Command, { api = true } = {}): Command {
+  command.addOption(
+    new Option(
+      '--env <name>',
+      'environment (default: PAYORDER_ENV, the configured default, else stage)',
+    ).choices(ENV_CHOICES),
+  );
+  if (api) {
+    command.addOption(
+      new Option('--api <version>', "API version (default: PAYORDER_API, the profile's, else v2)").choices(
+        API_VERSIONS,
+      ),
+    );
+  }
+  return command;
+}
+
+/** The raw values of the output flags, as commander gives them. */
+export interface OutputFlags {
+  output?: string;
+  json?: boolean;
+  field?: string;
+  raw?: boolean;
+  headers?: boolean;
+}
+
+/** --json, and for commands that show orders also -o, --field, --raw and --no-headers. */
+export function outputOptions(command: Command, { orders = true } = {}): Command {
+  jsonOption(command, 'print JSON (the default when stdout is not a terminal)');
+  command.addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS));
+  if (orders) {
+    command
+      .option('--field <path>', 'print only this field of each order, e.g. links.checkout')
+      .option('--raw', "print the service's body verbatim")
+      .option('--no-headers', 'leave out the header row of -o tsv');
+  }
+  return command;
+}
+
+export function jsonOption(command: Command, description = 'print JSON'): Command {
+  return command.option('--json', description);
+}
+
+/**
+ * The output flags as options; commander has already held -o to its choices. --field is checked
+ * against the documented shape of an order, and flags that contradict each other are refused.
+ */
+export function parseOutputOptions(flags: OutputFlags): OutputOptions {
+  if (flags.json && flags.output !== undefined && flags.output !== 'json')
+    throw usageError(`--json and -o ${flags.output} ask for two formats; give one`, { field: '--output' });
+  const format = (flags.output ?? (flags.json ? 'json' : undefined)) as OutputFormat | undefined;
+  const field = flags.field === undefined ? undefined : orderFieldPath(flags.field);
+  if (field && flags.raw && !field.leaf)
+    throw usageError(
+      `--raw prints one value, and --field ${flags.field} is an object; drop --raw or pick one of its fields`,
+      {
+        field: '--raw',
+      },
+    );
+  return { format, field: field?.path, raw: Boolean(flags.raw), headers: flags.headers !== false };
+}
+
+export const MAX_CONCURRENCY = 64;
+
+/** --concurrency: how many requests a command keeps in flight. */
+export function concurrencyOption(command: Command, description: string): Command {
+  return command.option('--concurrency <n>', description, '4');
+}
+
+export const parseConcurrency = (value: string) => wholeNumber('--concurrency', 1, MAX_CONCURRENCY)(value);
+
+/** A parser for a whole-number flag within [min, max]; the error names the flag and the range. */
+export function wholeNumber(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) {
+      throw usageError(`${name}: must be a whole number from ${min} to ${max}, got "${value}"`, {
+        field: name,
+      });
+    }
+    return number;
+  };
+}
+
+/** --debug, --quiet, --no-input and --no-color: the conventions every command follows. */
+export function conventions(command: Command): Command {
+  return command
+    .option('--debug', 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)')
+    .option('-q, --quiet', 'print only data and errors')
+    .option('--no-input', 'never prompt; fail instead when something is missing')
+    .option('--no-color', 'no colors (also NO_COLOR=1 or TERM=dumb)');
+}
+
+/** Appends an "Examples:" section to a command's help. */
+export function examples(command: Command, list: Array<[string, string]>): Command {
+  const lines = list.map(([what, cmd]) => `  # ${what}\n  $ ${cmd}`);
+  return command.addHelpText('after', `\nExamples:\n${lines.join('\n\n')}\n`);
+}

@@ -1,0 +1,180 @@
+/**
+ * `payorder login`, the work: gather the credentials (flags, PAYORDER_ variables, stdin, a file or
+ * prompts), prove them with a real token request through the session, and store them with the
+ * token only when that succeeds.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Target } from '../api/service.js';
+import { readAll } from '../cli/read-all.js';
+import type { Context } from '../context.js';
+import type { Credentials } from '../contract/token.js';
+import { checkBaseUrl } from '../contract/urls.js';
+import { CliError, usageError } from '../errors.js';
+import { note } from '../output/messages.js';
+import { render } from '../output/render.js';
+import { TEST_ACCOUNT } from '../sandbox/accounts.js';
+import { openSession } from '../session/session.js';
+import { type AddressKind, resolveTarget, type TargetFlags } from '../session/target.js';
+import { addressesOf, profileOf } from '../store/profile-data.js';
+
+export interface LoginFlags extends TargetFlags {
+  username?: string;
+  clientId?: string;
+  clientSecretStdin?: boolean;
+  clientSecretFile?: string;
+  authUrl?: string;
+  checkoutUrl?: string;
+  json?: boolean;
+}
+
+export interface LoginOptions {
+  target: Target;
+  /** Addresses given with --auth-url / --checkout-url, stored with the login. */
+  given: Partial<Record<AddressKind, string>>;
+  /** Whether --api was given: then the version is stored as the environment's. */
+  storeVersion: boolean;
+  username?: string;
+  clientId?: string;
+  secret: { from: 'stdin' } | { from: 'file'; path: string } | { from: 'env' };
+  json: boolean;
+}
+
+export interface LoginResult {
+  env: string;
+  api: string;
+  username: string;
+  client_id: string;
+  token_expires_at: string;
+  store: string;
+}
+
+export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promise<LoginOptions> {
+  if (flags.clientSecretStdin && flags.clientSecretFile)
+    throw usageError('give the secret one way: --client-secret-stdin or --client-secret-file, not both');
+  if (flags.clientSecretStdin && ctx.io.stdinIsTTY)
+    throw usageError('--client-secret-stdin: pipe the secret in, e.g. pass show payorder | payorder login …');
+  const given = {
+    auth: flags.authUrl === undefined ? undefined : checkBaseUrl('--auth-url', flags.authUrl),
+    checkout: flags.checkoutUrl === undefined ? undefined : checkBaseUrl('--checkout-url', flags.checkoutUrl),
+  };
+  const target = resolveTarget(ctx, flags, (await ctx.store()).read(), given);
+  return {
+    target,
+    given,
+    storeVersion: Boolean(flags.api),
+    username: flags.username ?? (ctx.env.PAYORDER_USERNAME || undefined),
+    clientId: flags.clientId ?? (ctx.env.PAYORDER_CLIENT_ID || undefined),
+    secret: flags.clientSecretStdin
+      ? { from: 'stdin' }
+      : flags.clientSecretFile
+        ? { from: 'file', path: flags.clientSecretFile }
+        : { from: 'env' },
+    json: Boolean(flags.json),
+  };
+}
+
+const firstLine = (text: string) => text.replace(/\r?\n[\s\S]*$/, '');
+
+async function readSecret(options: LoginOptions, ctx: Context): Promise<string | undefined> {
+  const { secret } = options;
+  if (secret.from === 'stdin') {
+    const value = firstLine(await readAll(ctx.io.stdin));
+    if (value.trim() === '')
+      throw usageError('--client-secret-stdin: stdin was empty; pipe the secret in', {
+        field: '--client-secret-stdin',
+      });
+    return value;
+  }
+  if (secret.from === 'file') {
+    try {
+      return firstLine(await readFile(secret.path, 'utf8')) || undefined;
+    } catch (error) {
+      throw usageError(
+        `--client-secret-file: cannot read ${secret.path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        { field: '--client-secret-file' },
+      );
+    }
+  }
+  return ctx.env.PAYORDER_CLIENT_SECRET_ID || undefined;
+}
+
+async function askMissing(partial: Partial<Credentials>, ctx: Context, env: string): Promise<Credentials> {
+  const missing = (['username', 'clientId', 'clientSecretId'] as const).filter((k) => !partial[k]);
+  if (missing.length === 0) return partial as Credentials;
+  if (!ctx.flags.interactive) {
+    const how = {
+      username: '--username or PAYORDER_USERNAME',
+      clientId: '--client-id or PAYORDER_CLIENT_ID',
+      clientSecretId: '--client-secret-stdin, --client-secret-file or PAYORDER_CLIENT_SECRET_ID',
+    };
+    throw usageError(
+      `missing ${missing.map((k) => how[k]).join('; ')} (no prompts without a terminal or with --no-input)`,
+      { field: missing[0] },
+    );
+  }
+  // The prompts library is loaded only when a person is asked something.
+  const { input, password } = await import('@inquirer/prompts');
+  const io = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
+  const required = (value: string) => value.trim() !== '' || 'required';
+  try {
+    const username =
+      partial.username ?? (await input({ message: `Username for ${env}:`, validate: required }, io)).trim();
+    const clientId =
+      partial.clientId ?? (await input({ message: 'Client id:', validate: required }, io)).trim();
+    const clientSecretId =
+      partial.clientSecretId ??
+      (await password({ message: 'Client secret id:', mask: '*', validate: required }, io));
+    return { username, clientId, clientSecretId };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError')
+      throw new CliError('interrupted', 'login cancelled; nothing was stored');
+    throw error;
+  }
+}
+
+export async function runLogin(options: LoginOptions, ctx: Context): Promise<LoginResult> {
+  const { target, given } = options;
+  const { env, version } = target;
+  let partial: Partial<Credentials> = {
+    username: options.username,
+    clientId: options.clientId,
+    clientSecretId: await readSecret(options, ctx),
+  };
+  if (env === 'sandbox' && !partial.username && !partial.clientId && !partial.clientSecretId) {
+    partial = { ...TEST_ACCOUNT };
+    note(ctx, `using the sandbox test account ${TEST_ACCOUNT.username}`);
+  }
+  const credentials = await askMissing(partial, ctx, env);
+  const session = await openSession(ctx, target, { credentials });
+  const now = ctx.clock();
+  const token = await session.renew((data) => {
+    const profile = profileOf(data, env);
+    profile.credentials = credentials;
+    // Tokens of the credentials this login replaces are dropped.
+    delete profile.tokens;
+    if (options.storeVersion) profile.api = version;
+    profile.loggedInAt = now.toISOString();
+    if (given.auth || given.checkout) {
+      const pair = addressesOf(data, env, version);
+      if (given.auth) pair.auth = given.auth;
+      if (given.checkout) pair.checkout = given.checkout;
+    }
+  });
+  return {
+    env,
+    api: version,
+    username: credentials.username,
+    client_id: credentials.clientId,
+    token_expires_at: token.expiresAt,
+    store: (await ctx.store()).path,
+  };
+}
+
+export function renderLogin(result: LoginResult, options: LoginOptions, ctx: Context): void {
+  if (options.json) render(ctx, 'ndjson', { json: result, human: () => '' });
+  note(
+    ctx,
+    `Logged in to ${result.env} (${result.api}) as ${result.username}, client id ${result.client_id}; credentials stored in ${result.store}`,
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The rule for every address payorder is given: callback links (spec §2.3) and the base addresses
+ * of the token and order services (§9) are absolute http(s) URLs.
+ */
+import { invalidField } from '../errors.js';
+
+import { PREFIX } from './versions.js';
+
+/** Shown for a value in an error: control characters escaped, so the message stays one line. */
+const shown = (value: string) => JSON.stringify(value);
+
+/**
+ * An absolute http(s) URL written out in full (`scheme://host…`), with no spaces or control
+ * characters anywhere: the rule for every address and callback link. The value is sent exactly as
+ * given, so a lenient reading ("http:s.example" as http://s.example/) is not good enough.
+ */
+export function checkHttpUrl(field: string, value: string): string {
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value))
+    throw invalidField(field, `must be a URL without spaces or control characters, got ${shown(value)}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidField(field, `must be an absolute http(s) URL, got ${shown(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidField(field, `must be an absolute http(s) URL, got a ${url.protocol.replace(':', '')} URL`);
+  }
+  if (!/^https?:\/\/[^/]/i.test(value))
+    throw invalidField(field, `must be an absolute http(s) URL like https://host/path, got ${shown(value)}`);
+  return value;
+}
+
+/**
+ * A base address: an absolute http(s) URL without credentials, kept without trailing slashes.
+ * payorder appends the version prefix and the path itself, so a base that already ends in one
+ * ("…/v2/api", "…/1/auth/token") is refused rather than doubled.
+ */
+export function checkBaseUrl(field: string, value: string): string {
+  const url = new URL(checkHttpUrl(field, value));
+  if (url.username || url.password)
+    throw invalidField(field, 'must not contain a user name or password; payorder sends credentials itself');
+  const base = value.replace(/\/+$/, '');
+  const path = url.pathname.replace(/\/+$/, '');
+  for (const prefix of Object.values(PREFIX)) {
+    if (path.endsWith(prefix) || path.includes(`${prefix}/`))
+      throw invalidField(
+        field,
+        `give the base address without "${prefix}" or a path after it; payorder appends ${prefix}/… itself (got ${shown(value)})`,
+      );
+  }
+  if (/\/(auth\/token|checkout|orders?)$/.test(path))
+    throw invalidField(
+      field,
+      `give the base address, not an endpoint; payorder appends the path itself (got ${shown(value)})`,
+    );
+  return base;
+}

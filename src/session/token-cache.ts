@@ -1,0 +1,66 @@
+/**
+ * The token cache: which cached token belongs to a request, whether it is still usable, and the
+ * one place that writes a token into the store. A token is valid only for what it was issued
+ * against, so the key holds all of it: environment (the profile it lives in), API version, auth
+ * address, username and client id; and the order address it goes with, so a token is only ever
+ * sent to the order service paired with the token service that issued it.
+ */
+import type { Target } from '../api/service.js';
+import type { Credentials, IssuedToken } from '../contract/token.js';
+import { type CachedToken, profileOf, type StoreData } from '../store/profile-data.js';
+
+/** Renew this long before the service's expiry, so a token never dies in flight. */
+export const RENEW_EARLY_MS = 60_000;
+
+/** The cache key of a token: version, addresses, username and client id (the environment is the profile). */
+export function tokenKey(target: Target, credentials: Credentials): string {
+  return [
+    target.version,
+    target.authBase,
+    target.checkoutBase,
+    credentials.username,
+    credentials.clientId,
+  ].join(' ');
+}
+
+/** Whether a cached token may still be sent: it expires more than RENEW_EARLY_MS from now. */
+export function isUsable(token: CachedToken | undefined, now: Date): token is CachedToken {
+  return token !== undefined && Date.parse(token.expiresAt) - RENEW_EARLY_MS > now.getTime();
+}
+
+/** The cached token for this target and these credentials, usable or not. */
+export function cachedToken(
+  data: StoreData,
+  target: Target,
+  credentials: Credentials,
+): CachedToken | undefined {
+  const token = data.environments?.[target.env]?.tokens?.[tokenKey(target, credentials)];
+  return token && typeof token.accessToken === 'string' && typeof token.expiresAt === 'string'
+    ? token
+    : undefined;
+}
+
+/**
+ * Writes a newly issued token into `data` (inside a store update) and returns it. Tokens that have
+ * expired are dropped on the way, so the cache stays as small as the set of live logins.
+ */
+export function rememberToken(
+  data: StoreData,
+  target: Target,
+  credentials: Credentials,
+  issued: IssuedToken,
+  now: Date,
+): CachedToken {
+  const profile = profileOf(data, target.env);
+  const tokens: Record<string, CachedToken> = {};
+  for (const [key, token] of Object.entries(profile.tokens ?? {}))
+    if (token && Date.parse(token.expiresAt) > now.getTime()) tokens[key] = token;
+  const token: CachedToken = {
+    accessToken: issued.accessToken,
+    expiresAt: new Date(now.getTime() + issued.expiresIn * 1000).toISOString(),
+    clientId: credentials.clientId,
+  };
+  tokens[tokenKey(target, credentials)] = token;
+  profile.tokens = tokens;
+  return token;
+}

@@ -1,0 +1,250 @@
+/**
+ * The HTTP layer against servers of the test's own, for what the sandbox cannot do: echo the token
+ * a request carried, cut a TLS handshake, reset a connection after reading the request. What a
+ * trace or an error excerpt may show of an answer, and how each transport failure is classified:
+ * certainly not sent ("network") or perhaps acted on ("outcome_unknown").
+ */
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type Exchange, type HttpOptions, send } from '../../src/api/http.js';
+import { CliError } from '../../src/errors.js';
+import { SECRET } from '../helpers/cli.js';
+
+/** A token that is not JWT-shaped: only its known value can mask it. */
+const TOKEN = 'opaque-token-1234567890';
+
+const portOf = (server: { address(): unknown }) => (server.address() as AddressInfo).port;
+
+/** An HTTP server of the test's own on a free port, closed when the test ends. */
+async function serve(handler: RequestListener): Promise<{ url: string; received: IncomingMessage[] }> {
+  const received: IncomingMessage[] = [];
+  const server = createServer((request, response) => {
+    received.push(request);
+    handler(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${portOf(server)}`, received };
+}
+
+/** A plain TCP server (no HTTP, no TLS) on a free port, closed when the test ends. */
+async function tcp(onConnection: (socket: Socket) => void): Promise<number> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    onConnection(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return portOf(server);
+}
+
+/** A port nothing listens on: one the system just handed out and that was closed again. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = portOf(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const createOrder = (url: string): Exchange => ({
+  method: 'POST',
+  url: `${url}/v2/api/checkout`,
+  headers: { authorization: `Bearer ${TOKEN}` },
+  body: { amount: '100', description: 'Tea' },
+  retryRefusals: true,
+  createsSomething: true,
+});
+
+const lookup = (url: string): Exchange => ({
+  method: 'GET',
+  url: `${url}/v2/api/orders/abc`,
+  headers: { authorization: `Bearer ${TOKEN}` },
+  retryRefusals: true,
+  createsSomething: false,
+});
+
+/** Options with a trace that keeps its lines. */
+function traced(extra: Partial<HttpOptions> = {}) {
+  const lines: string[] = [];
+  const options: HttpOptions = {
+    timeoutMs: 5_000,
+    secrets: [],
+    refusalRetries: 0,
+    trace: (line) => lines.push(line),
+    ...extra,
+  };
+  return { options, lines };
+}
+
+async function failure(promise: Promise<unknown>): Promise<CliError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error('expected a CliError');
+}
+
+describe('send: what a server echoes never shows', () => {
+  it('a 502 text body that echoes the opaque bearer token: masked in the excerpt and the trace', async () => {
+    const server = await serve((request, response) => {
+      response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`bad gateway: upstream refused ${request.headers.authorization} (token ${TOKEN})`);
+    });
+    const { options, lines } = traced();
+    const answer = await send(createOrder(server.url), options);
+    expect(answer.status).toBe(502);
+    // The token did reach the server, so the answer really carries it twice.
+    expect(server.received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(answer.text.split(TOKEN)).toHaveLength(3);
+    expect(answer.excerpt).toBe('bad gateway: upstream refused Bearer *** (token ***)');
+    const trace = lines.join('\n');
+    expect(trace).not.toContain(TOKEN);
+    expect(trace).toContain('→ authorization: Bearer ***');
+    expect(trace).toContain('← bad gateway: upstream refused Bearer *** (token ***)');
+  });
+
+  it('a JSON error body with the token in any field, and the given secret: masked', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ message: `token ${TOKEN} refused`, echo: { token: TOKEN, secret: SECRET } }));
+    });
+    const { options, lines } = traced({ secrets: [SECRET] });
+    const answer = await send(lookup(server.url), options);
+    expect(answer.status).toBe(400);
+    for (const shown of [answer.excerpt, ...lines]) {
+      expect(shown).not.toContain(TOKEN);
+      expect(shown).not.toContain(SECRET);
+    }
+    expect(answer.excerpt).toContain('"message":"token *** refused"');
+  });
+
+  it('an access_token in a token answer is masked in the trace, though no one knew it beforehand', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ access_token: TOKEN, expires_in: 3600, token_type: 'Bearer' }));
+    });
+    const { options, lines } = traced({ secrets: [SECRET] });
+    const answer = await send(
+      {
+        method: 'POST',
+        url: `${server.url}/v2/api/auth/token`,
+        body: { username: 'u', client_id: 'c', client_secret_id: SECRET, grant_type: 'client_credentials' },
+        retryRefusals: true,
+        createsSomething: false,
+      },
+      options,
+    );
+    expect(JSON.parse(answer.text).access_token).toBe(TOKEN);
+    const trace = lines.join('\n');
+    expect(trace).not.toContain(TOKEN);
+    expect(trace).not.toContain(SECRET);
+    expect(trace).toContain('"client_secret_id":"***"');
+    expect(trace).toContain('"access_token":"***"');
+  });
+
+  // BUG (src/api/http.ts readAnswer/maskJsonText): the trace of a body that is not JSON is cut to
+  // 500 characters BEFORE the known secrets are masked, so a token that straddles the cut is no
+  // longer found whole and its first characters are printed with --debug. Masking must come first.
+  it.fails('a long text body cut in the trace: no part of the token shows where the cut falls', async () => {
+    const body = `${'x'.repeat(490)} ${TOKEN} end`;
+    const server = await serve((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(body);
+    });
+    const { options, lines } = traced();
+    await send(createOrder(server.url), options);
+    const answerTrace = lines.find((line) => line.startsWith('← x'))!;
+    expect(answerTrace).toBeDefined();
+    expect(answerTrace).not.toContain(TOKEN.slice(0, 9));
+  });
+
+  it('a long text body in the excerpt: masked first, then cut', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`${'x'.repeat(75)} ${TOKEN} and more`);
+    });
+    const answer = await send(createOrder(server.url), traced().options);
+    expect(answer.excerpt).toBe(`${'x'.repeat(75)} *** …`);
+  });
+});
+
+describe('send: transport failures', () => {
+  it('connection refused on a closed port: network, "nothing was sent" for an order creation', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const creating = await failure(send(createOrder(url), traced().options));
+    expect([creating.kind, creating.exitCode]).toEqual(['network', 5]);
+    expect(creating.message).toBe(`cannot reach ${url} (ECONNREFUSED); nothing was sent`);
+    expect(creating.details.hint).toContain('nothing was changed');
+    const looking = await failure(send(lookup(url), traced().options));
+    expect([looking.kind, looking.message]).toEqual(['network', `cannot reach ${url} (ECONNREFUSED)`]);
+  });
+
+  it('https:// to a plain TCP server: a TLS failure is network, never outcome unknown', async () => {
+    const port = await tcp((socket) => socket.end('220 plain text service ready\r\n'));
+    const error = await failure(send(createOrder(`https://127.0.0.1:${port}`), traced().options));
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(
+      new RegExp(`^cannot reach https://127\\.0\\.0\\.1:${port} \\((ERR_SSL|ERR_TLS)_[A-Z_]+\\); nothing was sent$`),
+    );
+  });
+
+  // BUG (src/api/http.ts transportError/NOT_SENT): when the peer closes the connection during the TLS
+  // handshake, fetch fails with ECONNRESET ("Client network socket disconnected before secure TLS
+  // connection was established"). The request was certainly not sent (it is written only after the
+  // handshake), yet it is classified 'outcome_unknown' for an order creation instead of 'network'
+  // with "nothing was sent", so a batch marks the line unknown instead of leaving it to a rerun.
+  it.fails('https:// to a server that drops the TLS handshake: network, nothing was sent', async () => {
+    const port = await tcp((socket) => socket.destroy());
+    const error = await failure(send(createOrder(`https://127.0.0.1:${port}`), traced().options));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('nothing was sent');
+  });
+
+  it('a reset after the request was read: outcome unknown for an order creation, network for a lookup', async () => {
+    const requests: string[] = [];
+    const port = await tcp((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        requests.push(chunk.toString('latin1').split('\r\n')[0]!);
+        socket.resetAndDestroy();
+      }),
+    );
+    const url = `http://127.0.0.1:${port}`;
+    const creating = await failure(send(createOrder(url), traced().options));
+    expect([creating.kind, creating.exitCode]).toEqual(['outcome_unknown', 5]);
+    expect(creating.message).toMatch(
+      new RegExp(`^outcome unknown: the request reached ${url} but no answer came back \\(`),
+    );
+    expect(creating.details.hint).toContain('look it up');
+    const looking = await failure(send(lookup(url), traced().options));
+    expect(looking.kind).toBe('network');
+    expect(looking.message).not.toContain('nothing was sent');
+    // Each request reached the server once: neither was retried.
+    expect(requests).toEqual(['POST /v2/api/checkout HTTP/1.1', 'GET /v2/api/orders/abc HTTP/1.1']);
+  });
+
+  it('no answer in time: outcome unknown for an order creation, the timeout named', async () => {
+    const server = await serve(() => {});
+    const error = await failure(send(createOrder(server.url), traced({ timeoutMs: 300 }).options));
+    expect(error.kind).toBe('outcome_unknown');
+    expect(error.message).toContain('(no answer within 0.3 s)');
+    expect(server.received).toHaveLength(1);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Rules of the source tree's shape that neither the type checker nor the linter enforces: no import
+ * cycle among the modules of src/ (type-only imports count: they still tie the modules together),
+ * and only the entry point and the context read the process's environment, standard streams and clock.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+/** Every TypeScript file of src/, by its path relative to src/ ("orders/batch.ts"). */
+const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+  .filter((path) => path.endsWith('.ts'))
+  .map((path) => path.split('\\').join('/'))
+  .sort();
+
+/** The source without comment lines, so a JSDoc example or a commented-out line does not count. */
+const withoutComments = (text: string) => text.replace(/^[ \t]*(?:\/\/|\/\*|\*).*$/gm, '');
+
+const source = (file: string) => withoutComments(readFileSync(join(SRC, file), 'utf8'));
+
+// `import … from '…'` and `export … from '…'` (over several lines too), with the clause captured to
+// tell type-only imports apart; side-effect imports; `import('…')`, in code or in a type position
+// (both counted as loading the module at run time, the safe side for a cycle check).
+const STATIC = /^[ \t]*(?:import|export)\s([^;'"`]*?)\bfrom\s*['"]([^'"\n]+)['"]/gm;
+const BARE = /^[ \t]*import\s*['"]([^'"\n]+)['"]/gm;
+const DYNAMIC = /\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+interface Import {
+  specifier: string;
+  /**
+   * `import type …` / `export type … from`: erased, nothing of the module is loaded at run time.
+   * `import { type X }` is not: with verbatimModuleSyntax it compiles to `import {} from '…'`.
+   */
+  typeOnly: boolean;
+}
+
+function importsIn(text: string): Import[] {
+  const code = withoutComments(text);
+  return [
+    ...[...code.matchAll(STATIC)].map(([, clause, specifier]) => ({
+      specifier: specifier!,
+      typeOnly: /^\s*type\s/.test(clause!),
+    })),
+    ...[...code.matchAll(BARE), ...code.matchAll(DYNAMIC)].map(([, specifier]) => ({
+      specifier: specifier!,
+      typeOnly: false,
+    })),
+  ];
+}
+
+/** A relative specifier ("../x.js") as the src/ file it names, or undefined (a package, JSON…). */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const target = resolve(SRC, dirname(from), specifier).replace(/\.js$/, '.ts');
+  for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')])
+    if (candidate.endsWith('.ts') && existsSync(candidate))
+      return relative(SRC, candidate).split('\\').join('/');
+  return undefined;
+}
+
+/** For each file, the files it imports, each with whether every import of it is type-only. */
+type Graph = Map<string, Map<string, boolean>>;
+
+function importGraph(): Graph {
+  const graph: Graph = new Map();
+  for (const file of files) {
+    const edges = new Map<string, boolean>();
+    for (const { specifier, typeOnly } of importsIn(source(file))) {
+      const target = resolveSpecifier(file, specifier);
+      if (target) edges.set(target, (edges.get(target) ?? true) && typeOnly);
+    }
+    graph.set(file, edges);
+  }
+  return graph;
+}
+
+/** Strongly connected components (Tarjan) that hold a cycle: files that import each other, directly or not. */
+function components(graph: Graph): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node)?.keys() ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)?.has(node)) found.push(component);
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/**
+ * Every elementary cycle, as a chain that starts at its first file by name ("a.ts → b.ts → a.ts"),
+ * followed by which of its imports are type-only: those are where it is cheapest to break.
+ */
+function importCycles(graph: Graph): string[] {
+  const cycles: string[] = [];
+  for (const component of components(graph)) {
+    const order = component.sort();
+    // Each cycle once: from its first file, through files that come after it only.
+    order.forEach((start, rank) => {
+      const allowed = new Set(order.slice(rank));
+      const walk = (path: string[]) => {
+        for (const next of graph.get(path.at(-1)!)?.keys() ?? []) {
+          if (next === start) cycles.push(describeCycle(graph, path));
+          else if (allowed.has(next) && !path.includes(next)) walk([...path, next]);
+        }
+      };
+      walk([start]);
+    });
+  }
+  return cycles.sort();
+}
+
+function describeCycle(graph: Graph, path: string[]): string {
+  const links = path.map((file, i) => [file, path[(i + 1) % path.length]!] as const);
+  const typeLinks = links.filter(([from, to]) => graph.get(from)!.get(to)).map((link) => link.join(' → '));
+  const note = typeLinks.length > 0 ? `type-only: ${typeLinks.join('; ')}` : 'every import loads at run time';
+  return `${[...path, path[0]].join(' → ')}   (${note})`;
+}
+
+describe('the import reader', () => {
+  it('finds every kind of import and tells the type-only ones', () => {
+    const text = [
+      "import { a,\n  b,\n  type C,\n} from './multi-line.js';",
+      "import type { D } from '../types.js';",
+      "import { type E } from './inline-type.js';",
+      "import * as f from 'node:fs';",
+      "export type { G } from './re-exported-type.js';",
+      "export * from './re-exported.js';",
+      "import './side-effect.js';",
+      "const h = await import('./lazy.js');",
+      "let i: import('./type-position.js').I;",
+      "// import { j } from './commented.js';",
+      " * import { k } from './in-jsdoc.js';",
+    ].join('\n');
+    expect(importsIn(text)).toEqual([
+      { specifier: './multi-line.js', typeOnly: false },
+      { specifier: '../types.js', typeOnly: true },
+      { specifier: './inline-type.js', typeOnly: false },
+      { specifier: 'node:fs', typeOnly: false },
+      { specifier: './re-exported-type.js', typeOnly: true },
+      { specifier: './re-exported.js', typeOnly: false },
+      { specifier: './side-effect.js', typeOnly: false },
+      { specifier: './lazy.js', typeOnly: false },
+      { specifier: './type-position.js', typeOnly: false },
+    ]);
+  });
+
+  it('resolves relative .js specifiers to the .ts files of src/ and leaves packages out', () => {
+    expect(resolveSpecifier('orders/batch.ts', '../context.js')).toBe('context.ts');
+    expect(resolveSpecifier('main.ts', './orders/draft.js')).toBe('orders/draft.ts');
+    expect(resolveSpecifier('main.ts', 'commander')).toBe(undefined);
+    expect(resolveSpecifier('main.ts', './no-such-module.js')).toBe(undefined);
+  });
+
+  it('reads the whole source tree', () => {
+    // A broken file list or import pattern would make the rules below pass on nothing.
+    expect(files).toContain('main.ts');
+    expect(files).toContain('context.ts');
+    const edges = [...importGraph().values()].flatMap((targets) => [...targets.values()]);
+    expect(edges.filter((typeOnly) => !typeOnly).length).toBeGreaterThan(files.length / 2);
+    expect(edges.filter((typeOnly) => typeOnly).length).toBeGreaterThan(0);
+  });
+
+  it('lists each cycle once, as a chain, with its type-only links', () => {
+    const graph: Graph = new Map([
+      ['a.ts', new Map([['b.ts', false]])],
+      [
+        'b.ts',
+        new Map([
+          ['a.ts', true],
+          ['c.ts', false],
+        ]),
+      ],
+      [
+        'c.ts',
+        new Map([
+          ['a.ts', false],
+          ['d.ts', false],
+        ]),
+      ],
+      ['d.ts', new Map([['d.ts', true]])],
+      ['e.ts', new Map([['a.ts', false]])],
+    ]);
+    expect(importCycles(graph)).toEqual([
+      'a.ts → b.ts → a.ts   (type-only: b.ts → a.ts)',
+      'a.ts → b.ts → c.ts → a.ts   (every import loads at run time)',
+      'd.ts → d.ts   (type-only: d.ts → d.ts)',
+    ]);
+  });
+});
+
+describe('architecture', () => {
+  it('has no import cycle among the modules of src/, type-only imports included', () => {
+    expect(importCycles(importGraph())).toEqual([]);
+  });
+
+  it('reads the environment, the standard streams and the clock only in the entry point and the context', () => {
+    // The sandbox is a server of its own: its clock module is the one place it reads real time.
+    const allowed = new Set(['main.ts', 'context.ts', 'variables.ts', 'sandbox/clock.ts']);
+    const reads =
+      /\bprocess\s*(?:\.\s*(?:env|stdout|stderr)\b|\[\s*['"](?:env|stdout|stderr)['"])|\{[^}]*\b(?:env|stdout|stderr)\b[^}]*\}\s*=\s*process\b|\bDate\s*\.\s*now\s*\(/g;
+    const violations = files
+      .filter((file) => !allowed.has(file))
+      .flatMap((file) =>
+        source(file)
+          .split('\n')
+          .flatMap((line, i) => [...line.matchAll(reads)].map(([match]) => `${file}:${i + 1}: ${match}`)),
+      );
+    expect(violations).toEqual([]);
+  });
+});

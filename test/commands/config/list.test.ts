@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS } from '../../../src/session/config-keys.js';
+import { cliEnv, cliFor, expectNoLeak, tempDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/context.js';
+
+/** A config folder with two stage addresses set, and ways to run payorder on it. */
+async function configured() {
+  const configDir = tempDir();
+  const cli = cliFor({ configDir });
+  await cli(['config', 'set', 'stage.v2.auth-url', 'https://auth.stage.example.com']);
+  await cli(['config', 'set', 'default-api', 'v1']);
+  /** payorder with stdout on a terminal. */
+  const onTerminal = async (args: string[]) => {
+    const result = await runInProcess(args, { env: cliEnv({ configDir }), stdoutIsTTY: true });
+    expectNoLeak(result);
+    return result;
+  };
+  return { cli, onTerminal };
+}
+
+describe('payorder config list', () => {
+  it('--json: the settings that are set, by key', async () => {
+    const { cli } = await configured();
+    expect(await cli(['config', 'list', '--json'])).toEqual({
+      exitCode: 0,
+      stdout: '{\n  "default-api": "v1",\n  "stage.v2.auth-url": "https://auth.stage.example.com"\n}\n',
+      stderr: '',
+    });
+  });
+
+  it('JSON without --json when stdout is not a terminal', async () => {
+    const { cli } = await configured();
+    expect((await cli(['config', 'list'])).stdout).toBe((await cli(['config', 'list', '--json'])).stdout);
+  });
+
+  it('a table on a terminal, keys aligned', async () => {
+    const { onTerminal } = await configured();
+    expect(await onTerminal(['config', 'list'])).toEqual({
+      exitCode: 0,
+      stdout: 'default-api        v1\nstage.v2.auth-url  https://auth.stage.example.com\n',
+      stderr: '',
+    });
+  });
+
+  it('nothing set: a hint for a person, an empty object for a script', async () => {
+    const configDir = tempDir();
+    expect(await runInProcess(['config', 'list'], { env: cliEnv({ configDir }), stdoutIsTTY: true })).toEqual(
+      {
+        exitCode: 0,
+        stdout: '',
+        stderr: 'nothing configured yet; payorder config list --all shows every key\n',
+      },
+    );
+    expect(await cliFor({ configDir })(['config', 'list'])).toEqual({
+      exitCode: 0,
+      stdout: '{}\n',
+      stderr: '',
+    });
+  });
+
+  it('--all: every key, null where not set; on a terminal with what each does', async () => {
+    const { cli, onTerminal } = await configured();
+    const all = JSON.parse((await cli(['config', 'list', '--all', '--json'])).stdout);
+    expect(Object.keys(all)).toEqual(CONFIG_KEYS.map((k) => k.key));
+    expect(Object.keys(all)).toHaveLength(15);
+    expect(Object.entries(all).filter(([, value]) => value !== null)).toEqual([
+      ['default-api', 'v1'],
+      ['stage.v2.auth-url', 'https://auth.stage.example.com'],
+    ]);
+    const table = (await onTerminal(['config', 'list', '--all'])).stdout.split('\n');
+    expect(table).toHaveLength(16);
+    expect(table.slice(0, 3)).toEqual([
+      'default-env                 -  (environment used when neither --env nor PAYORDER_ENV is given (never production))',
+      'default-api                 v1  (API version used when neither --api, PAYORDER_API nor the login chose one)',
+      'default-output              -  (output format when neither --json nor -o is given)',
+    ]);
+    expect(table[9]).toBe(
+      'stage.v2.auth-url           https://auth.stage.example.com  (base address of the token service for stage v2 (payorder appends /v2/api))',
+    );
+    expect(table[15]).toBe('');
+  });
+});

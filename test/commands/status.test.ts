@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Target } from '../../src/api/service.js';
+import { cachedToken } from '../../src/session/token-cache.js';
+import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
+import { expectNoLeak, SECRET, SHOP } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
+import { loginArgs, useE2E } from '../helpers/e2e.js';
+import { journal } from '../helpers/sandbox.js';
+
+const e2e = useE2E();
+const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
+const sandbox = (): Target => ({
+  env: 'sandbox',
+  version: 'v2',
+  authBase: e2e.sb.url,
+  checkoutBase: e2e.sb.url,
+});
+
+function cached(): CachedToken {
+  const token = cachedToken(store(), sandbox(), SHOP);
+  expect(token, 'a v2 token cached for the sandbox').toBeDefined();
+  return token!;
+}
+
+/** When the tests log in, by payorder's clock: the token then expires one sandbox token lifetime later. */
+const LOGIN_AT = '2026-11-02T10:00:00.000Z';
+
+async function login(): Promise<CachedToken> {
+  const result = await e2e.run(loginArgs(), { input: SECRET, env: { PAYORDER_NOW: LOGIN_AT } });
+  expect(result.exitCode, result.stderr).toBe(0);
+  return cached();
+}
+
+/** The time `ms` before `token` expires. */
+const beforeExpiry = (token: CachedToken, ms: number) =>
+  new Date(Date.parse(token.expiresAt) - ms).toISOString();
+
+async function statusAt(now: string) {
+  const result = await e2e.run(['status', '--env', 'sandbox', '--json'], { env: { PAYORDER_NOW: now } });
+  expect(result.exitCode, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).environments[0];
+}
+
+describe('payorder status', () => {
+  it('shows the login without secret or token, and exits 4 when not logged in', async () => {
+    const none = await e2e.run(['status', '--env', 'sandbox', '--json']);
+    expect(none.exitCode).toBe(4);
+    expect(JSON.parse(none.stdout).environments).toEqual([
+      {
+        env: 'sandbox',
+        current: true,
+        logged_in: false,
+        credentials_source: null,
+        username: null,
+        client_id: null,
+        api: 'v2',
+        addresses: {
+          v1: { auth: e2e.sb.url, checkout: e2e.sb.url },
+          v2: { auth: e2e.sb.url, checkout: e2e.sb.url },
+        },
+        tokens: { v1: null, v2: null },
+      },
+    ]);
+    expect(JSON.parse(none.stderr)).toEqual({
+      error: {
+        kind: 'auth',
+        message: 'not logged in to sandbox',
+        exit_code: 4,
+        code: null,
+        status: null,
+        field: null,
+        hint: 'payorder login --env sandbox',
+      },
+    });
+
+    const token = await login();
+    const ttl = e2e.sb.sandbox.core.tokenTtlSeconds;
+    expect(token.expiresAt).toBe(new Date(Date.parse(LOGIN_AT) + ttl * 1000).toISOString());
+    const result = await e2e.run(['status', '--json'], { env: { PAYORDER_NOW: LOGIN_AT } });
+    expect(result.exitCode, result.stderr).toBe(4); // the default environment (stage) has no login
+    const report = JSON.parse(result.stdout);
+    expect(report.current).toBe('stage');
+    expect(report.environments.map((e: any) => [e.env, e.logged_in])).toEqual([
+      ['stage', false],
+      ['sandbox', true],
+    ]);
+    expect(report.environments[1]).toEqual({
+      env: 'sandbox',
+      current: false,
+      logged_in: true,
+      credentials_source: 'store',
+      username: SHOP.username,
+      client_id: SHOP.clientId,
+      api: 'v2',
+      addresses: {
+        v1: { auth: e2e.sb.url, checkout: e2e.sb.url },
+        v2: { auth: e2e.sb.url, checkout: e2e.sb.url },
+      },
+      tokens: { v1: null, v2: { expires_at: token.expiresAt, seconds_left: ttl, valid: true } },
+    });
+
+    const chosen = await e2e.run(['status', '--env', 'sandbox']);
+    expect(chosen.exitCode).toBe(0);
+    expect(JSON.parse(chosen.stdout).current).toBe('sandbox');
+    const viaEnv = await e2e.run(['status'], { env: { PAYORDER_ENV: 'sandbox' } });
+    expect(viaEnv.exitCode).toBe(0);
+    expect(JSON.parse(viaEnv.stdout).current).toBe('sandbox');
+  });
+
+  it('on a terminal: a readable summary with how long the token lasts', async () => {
+    await login();
+    const result = await runInProcess(['status', '--env', 'sandbox'], {
+      env: e2e.env({ PAYORDER_NOW: '2026-11-02T13:30:00Z', NO_COLOR: '1' }),
+      stdoutIsTTY: true,
+    });
+    expectNoLeak(result);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `store ${join(e2e.dir, 'config.json')}`,
+        '',
+        'sandbox (current)',
+        `  ✓ logged in as ${SHOP.username}, client id ${SHOP.clientId} (from store)`,
+        '  api v2',
+        `  v1: auth ${e2e.sb.url}, checkout ${e2e.sb.url}`,
+        `  v2: auth ${e2e.sb.url}, checkout ${e2e.sb.url}; token 20 h 30 min left`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says a token is valid exactly when payorder token would use it without renewing', async () => {
+    const token = await login();
+
+    // 61 s before expiry: outside the renewal margin.
+    const outside = beforeExpiry(token, 61_000);
+    expect((await statusAt(outside)).tokens.v2).toEqual({
+      expires_at: token.expiresAt,
+      seconds_left: 61,
+      valid: true,
+    });
+    const reused = await e2e.run(['token', '--env', 'sandbox'], {
+      env: { PAYORDER_NOW: outside },
+      printsToken: true,
+    });
+    expect(reused.stdout).toBe(`${token.accessToken}\n`);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+
+    // 30 s before expiry: inside it. status says not valid, and token renews.
+    const inside = beforeExpiry(token, 30_000);
+    expect((await statusAt(inside)).tokens.v2).toEqual({
+      expires_at: token.expiresAt,
+      seconds_left: 30,
+      valid: false,
+    });
+    const renewed = await e2e.run(['token', '--env', 'sandbox'], {
+      env: { PAYORDER_NOW: inside },
+      printsToken: true,
+    });
+    expect(renewed.exitCode, renewed.stderr).toBe(0);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(2);
+    const next = cached();
+    expect(next.accessToken).not.toBe(token.accessToken);
+    expect(renewed.stdout).toBe(`${next.accessToken}\n`);
+    expect((await statusAt(inside)).tokens.v2).toEqual({
+      expires_at: next.expiresAt,
+      seconds_left: e2e.sb.sandbox.core.tokenTtlSeconds,
+      valid: true,
+    });
+  });
+
+  it('on a terminal, a token inside the renewal margin is shown as not valid', async () => {
+    const token = await login();
+    const result = await runInProcess(['status', '--env', 'sandbox'], {
+      env: e2e.env({ PAYORDER_NOW: beforeExpiry(token, 30_000), NO_COLOR: '1' }),
+      stdoutIsTTY: true,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(`  v2: auth ${e2e.sb.url}, checkout ${e2e.sb.url}; token not valid\n`);
+  });
+});

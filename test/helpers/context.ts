@@ -1,0 +1,73 @@
+/**
+ * A context for running payorder in process: captured stdout and stderr, a stdin of the test's
+ * choosing, TTY-ness, environment and clock set by the test (the role of gh's iostreams.Test()).
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { buildContext, type Context } from '../../src/context.js';
+import { run } from '../../src/main.js';
+
+export interface TestContextOptions {
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  stdinIsTTY?: boolean;
+  /** The terminal width stdout and stderr report (0: none). */
+  columns?: number;
+  /** Fixes the clock; otherwise PAYORDER_NOW in `env`, else real time. */
+  now?: Date;
+  env?: Record<string, string | undefined>;
+  /** What stdin holds (it ends after it); empty by default. */
+  stdin?: string | Readable;
+  /** Aborting it is Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+export interface TestContext {
+  ctx: Context;
+  stdout(): string;
+  stderr(): string;
+}
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+export function testContext(options: TestContextOptions = {}): TestContext {
+  const out = capture();
+  const err = capture();
+  const stdin =
+    options.stdin instanceof Readable ? options.stdin : Readable.from([Buffer.from(options.stdin ?? '')]);
+  const ctx = buildContext({
+    io: {
+      stdout: out.stream,
+      stderr: err.stream,
+      stdin,
+      stdoutIsTTY: options.stdoutIsTTY ?? false,
+      stderrIsTTY: options.stderrIsTTY ?? false,
+      stdinIsTTY: options.stdinIsTTY ?? false,
+      stdoutColumns: options.stdoutIsTTY ? (options.columns ?? 0) : 0,
+      stderrColumns: options.stderrIsTTY ? (options.columns ?? 0) : 0,
+    },
+    env: { ...options.env },
+    signal: options.signal ?? new AbortController().signal,
+    ...(options.now ? { clock: () => options.now! } : {}),
+  });
+  return { ctx, stdout: out.text, stderr: err.text };
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `payorder ARGS…` in process in a test context; resolves when the command is done. */
+export async function runInProcess(args: string[], options: TestContextOptions = {}): Promise<RunResult> {
+  const { ctx, stdout, stderr } = testContext(options);
+  const exitCode = await run(['node', 'payorder', ...args], ctx);
+  // Let the captured streams deliver what was written last.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { exitCode, stdout: stdout(), stderr: stderr() };
+}

@@ -1,0 +1,62 @@
+/**
+ * The journal on a full disk: the file system is mocked (the only way to make a write fail
+ * half-way here), so that a record is cut where the disk filled up.
+ */
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CliError, EXIT } from '../../src/errors.js';
+import { BatchJournal, type JournalRecord, type JournalTarget } from '../../src/orders/batch-journal.js';
+import { tempDir } from '../helpers/cli.js';
+
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return { ...real, writeSync: vi.fn(real.writeSync) };
+});
+
+const TARGET: JournalTarget = {
+  env: 'sandbox',
+  api: 'v2',
+  auth: 'http://127.0.0.1:4010',
+  checkout: 'http://127.0.0.1:4010',
+  client_id: 'shop-client-7',
+};
+const AT = '2026-06-01T12:00:00.000Z';
+const sending = (key: string, line: number): JournalRecord => ({ key, line, event: 'sending', at: AT });
+
+afterEach(() => vi.mocked(fs.writeSync).mockReset());
+
+describe('a journal on a full disk', () => {
+  it('fails the write with an io error (exit 5) naming the file, and a resume reads what was whole', async () => {
+    const real = await vi.importActual<typeof import('node:fs')>('node:fs');
+    vi.mocked(fs.writeSync).mockImplementation(real.writeSync as typeof fs.writeSync);
+    const path = join(tempDir('journal-full-'), 'orders.journal');
+    const journal = new BatchJournal(path, TARGET);
+    journal.write(sending('a#1', 1));
+    // The disk fills up in the middle of the next record: half of it reaches the file.
+    vi.mocked(fs.writeSync).mockImplementationOnce(((fd: number, text: string) => {
+      real.writeSync(fd, text.slice(0, 20));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }) as unknown as typeof fs.writeSync);
+    let caught: unknown;
+    try {
+      journal.write(sending('b#1', 2));
+    } catch (error) {
+      caught = error;
+    }
+    journal.close();
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).kind).toBe('io');
+    expect((caught as CliError).exitCode).toBe(EXIT.network);
+    expect((caught as CliError).message).toBe(`cannot write the journal ${path} (ENOSPC)`);
+
+    // Space again: the resume sees the whole record, ignores the torn one, and appends whole lines.
+    const resumed = new BatchJournal(path, TARGET);
+    expect(Object.fromEntries(resumed.previous)).toEqual({ 'a#1': sending('a#1', 1) });
+    resumed.write(sending('c#1', 3));
+    resumed.close();
+    const again = new BatchJournal(path, TARGET);
+    expect([...again.previous.keys()]).toEqual(['a#1', 'c#1']);
+    again.close();
+  });
+});

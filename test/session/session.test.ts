@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Target } from '../../src/api/service.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { cachedToken } from '../../src/session/token-cache.js';
+import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
+import { SECRET, SHOP } from '../helpers/cli.js';
+import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { call, journal, orderBody } from '../helpers/sandbox.js';
+
+const e2e = useE2E();
+const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
+const sandboxAt = (url: string): Target => ({
+  env: 'sandbox',
+  version: 'v2',
+  authBase: url,
+  checkoutBase: url,
+});
+const ttlMs = () => e2e.sb.sandbox.core.tokenTtlSeconds * 1000;
+
+/** The v2 token cached for SHOP and the sandbox at `url` (the test file's sandbox by default). */
+function cached(url = e2e.sb.url): CachedToken {
+  const token = cachedToken(store(), sandboxAt(url), SHOP);
+  expect(token, `a token cached for ${url}`).toBeDefined();
+  return token!;
+}
+
+/** Logs SHOP in to the sandbox and creates an order with the cached token; returns its uuid. */
+async function loginAndOrder(): Promise<string> {
+  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+  return (await call(e2e.sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), cached().accessToken)).body
+    .uuid;
+}
+
+const routes = async (url: string) => (await journal(url)).map((e) => `${e.route} ${e.status}`);
+
+describe('tokens', () => {
+  it('are reused until shortly before expiry, then renewed silently', async () => {
+    const uuid = await loginAndOrder();
+    const first = cached();
+    expect((await e2e.run(['order', 'get', uuid, '--env', 'sandbox'])).exitCode).toBe(0);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+
+    // 61 s before expiry by payorder's clock: just outside the renewal margin, reused.
+    const outside = new Date(Date.parse(first.expiresAt) - 61_000);
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { now: outside.toISOString() });
+    const reused = await e2e.run(['order', 'get', uuid, '--env', 'sandbox'], {
+      env: { PAYORDER_NOW: outside.toISOString() },
+    });
+    expect(reused.exitCode, reused.stderr).toBe(0);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+
+    // 30 s before expiry: inside the renewal margin.
+    const later = new Date(Date.parse(first.expiresAt) - 30_000);
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { now: later.toISOString() });
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox'], {
+      env: { PAYORDER_NOW: later.toISOString() },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(2);
+    const renewed = cached();
+    expect(renewed.accessToken).not.toBe(first.accessToken);
+    expect(renewed.expiresAt).toBe(new Date(later.getTime() + ttlMs()).toISOString());
+  });
+
+  it('a 403 explicit deny (expired) renews once and repeats the request once', async () => {
+    const uuid = await loginAndOrder();
+    const first = cached();
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { advance: 86_401 });
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).uuid).toBe(uuid);
+    expect(await routes(e2e.sb.url)).toEqual(['lookup 403', 'token 200', 'lookup 200']);
+    expect(cached().accessToken).not.toBe(first.accessToken);
+  });
+
+  it('a second explicit deny is not retried again', async () => {
+    const uuid = await loginAndOrder();
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: 'expired', times: 5 });
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('refused the access token as expired');
+    expect((await journal(e2e.sb.url)).map((e) => e.route)).toEqual(['lookup', 'token', 'lookup']);
+  });
+
+  it('16 parallel invocations with an expired token share one renewal, and a concurrent login to another environment is kept', async () => {
+    const uuid = await loginAndOrder();
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { now: later });
+    const env = { PAYORDER_NOW: later };
+    // Separate processes: what is shared is the store and its lock, not anything in memory.
+    const runs = Array.from({ length: 16 }, () =>
+      e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json'], { env, spawn: true }),
+    );
+    runs.splice(8, 0, e2e.run(['login', '--env', 'stage'], { env: { ...env, ...SHOP_ENV }, spawn: true }));
+    const results = await Promise.all(runs);
+    for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
+    // One renewal for the sandbox, one token request for the stage login.
+    expect((await journal(e2e.sb.url, 'token')).map((t) => t.version)).toEqual(['v2', 'v2']);
+    expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.status)).toEqual(Array(16).fill(200));
+    const data = store();
+    expect(data.environments?.stage?.credentials).toEqual(SHOP);
+    expect(data.environments?.sandbox?.credentials).toEqual(SHOP);
+    expect(cached().expiresAt).toBe(new Date(Date.parse(later) + ttlMs()).toISOString());
+  });
+
+  it('a token cached for one auth address is never sent to another', async () => {
+    const uuid = await loginAndOrder();
+    const first = cached();
+    const other = await startSandbox({ port: 0, accounts: [TEST_ACCOUNT, SHOP] });
+    try {
+      await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+      const elsewhere = await e2e.run(
+        [
+          'order',
+          'create',
+          '--env',
+          'sandbox',
+          '--amount',
+          '2.50',
+          '--description',
+          'Elsewhere',
+          '--success',
+          'https://s.example/ok',
+          '--fail',
+          'https://s.example/ko',
+          '--json',
+        ],
+        { env: { PAYORDER_AUTH_URL: other.url, PAYORDER_CHECKOUT_URL: other.url } },
+      );
+      expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
+      // The other service was asked for a token of its own, and accepted it (a token signed by the
+      // first sandbox is refused there with 401).
+      expect(await routes(other.url)).toEqual(['token 200', 'checkout 200']);
+      expect(await routes(e2e.sb.url)).toEqual([]);
+      const second = cached(other.url);
+      expect(await other.core.tokens.verify(second.accessToken)).toEqual({
+        ok: true,
+        claims: { sub: SHOP.username, client_id: SHOP.clientId, exp: expect.any(Number) },
+      });
+      expect(await other.core.tokens.verify(first.accessToken)).toEqual({ ok: false, reason: 'invalid' });
+
+      // The first sandbox's token is still cached beside it and used without a new token request.
+      expect(cached()).toEqual(first);
+      const back = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json']);
+      expect(back.exitCode, back.stderr).toBe(0);
+      expect(JSON.parse(back.stdout).uuid).toBe(uuid);
+      expect(await routes(e2e.sb.url)).toEqual(['lookup 200']);
+      expect(await routes(other.url)).toEqual(['token 200', 'checkout 200']);
+    } finally {
+      await other.close();
+    }
+  });
+});

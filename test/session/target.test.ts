@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import { V1_SUNSET } from '../../src/contract/versions.js';
+import { CliError } from '../../src/errors.js';
+import { checkSunset, configKey, resolveTarget, type TargetFlags } from '../../src/session/target.js';
+import type { StoreData } from '../../src/store/profile-data.js';
+import { type TestContextOptions, testContext } from '../helpers/context.js';
+
+const STORED_AUTH = 'https://auth.stored.example.com';
+const STORED_CHECKOUT = 'https://checkout.stored.example.com';
+
+/** A store with a default environment and version, and a stage profile with its own version and addresses. */
+const STORE: StoreData = {
+  defaults: { env: 'sandbox', api: 'v2' },
+  environments: {
+    stage: { api: 'v1', addresses: { v1: { auth: STORED_AUTH, checkout: STORED_CHECKOUT } } },
+    sandbox: {},
+  },
+};
+
+/** Addresses for one run, for the tests about something else: no environment but the sandbox has built-in ones. */
+const ADDRESSES = {
+  PAYORDER_AUTH_URL: 'https://a.example.com',
+  PAYORDER_CHECKOUT_URL: 'https://c.example.com',
+};
+
+// Before the v1 sunset, so that a v1 target resolves (with its warning).
+const BEFORE_SUNSET = new Date('2026-06-01T12:00:00Z');
+
+function resolve(
+  flags: TargetFlags,
+  data: StoreData,
+  env: Record<string, string> = {},
+  options: TestContextOptions = {},
+) {
+  const test = testContext({ now: BEFORE_SUNSET, env, ...options });
+  return { target: resolveTarget(test.ctx, flags, data), stderr: test.stderr };
+}
+
+function failure(run: () => unknown): CliError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CliError) return error;
+    throw error;
+  }
+  throw new Error('expected a CliError');
+}
+
+/** Lets the captured stderr deliver what was written. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the environment', () => {
+  it.each<[string, TargetFlags, Record<string, string>, StoreData, string]>([
+    ['--env wins over everything', { env: 'production' }, { PAYORDER_ENV: 'sandbox' }, STORE, 'production'],
+    ['PAYORDER_ENV wins over the stored default', {}, { PAYORDER_ENV: 'stage' }, STORE, 'stage'],
+    ['the stored default', {}, {}, STORE, 'sandbox'],
+    ['the built-in default is stage', {}, {}, {}, 'stage'],
+    ['"test" is stage', { env: 'TEST' }, {}, {}, 'stage'],
+  ])('%s', (_, flags, env, data, expected) => {
+    expect(resolve(flags, data, { ...ADDRESSES, ...env }).target.env).toBe(expected);
+  });
+
+  it.each([
+    [{ env: 'qa' }, {}, '--env: unknown environment "qa"; choose one of production, stage, test, sandbox'],
+    [
+      {},
+      { PAYORDER_ENV: 'qa' },
+      'PAYORDER_ENV: unknown environment "qa"; choose one of production, stage, test, sandbox',
+    ],
+  ])('an unknown name is a usage error naming where it came from', (flags, env, message) => {
+    const error = failure(() => resolve(flags, {}, env));
+    expect([error.kind, error.exitCode, error.message]).toEqual(['usage', 2, message]);
+  });
+});
+
+describe('the API version', () => {
+  it.each<[string, TargetFlags, Record<string, string>, StoreData, string]>([
+    ['--api wins over everything', { env: 'stage', api: 'v2' }, { PAYORDER_API: 'v1' }, STORE, 'v2'],
+    ['PAYORDER_API wins over the profile', { env: 'stage' }, { PAYORDER_API: 'V2' }, STORE, 'v2'],
+    ['the profile (chosen at login) wins over the stored default', { env: 'stage' }, {}, STORE, 'v1'],
+    ['the stored default', { env: 'stage' }, {}, { defaults: { api: 'v1' } }, 'v1'],
+    ['the built-in default is v2', { env: 'stage' }, {}, {}, 'v2'],
+  ])('%s', (_, flags, env, data, expected) => {
+    expect(resolve(flags, data, { ...ADDRESSES, ...env }).target.version).toBe(expected);
+  });
+
+  it('an unknown version is a usage error naming where it came from', () => {
+    const error = failure(() => resolve({ env: 'sandbox' }, {}, { PAYORDER_API: 'v3' }));
+    expect([error.exitCode, error.message]).toEqual([
+      2,
+      'PAYORDER_API: unknown API version "v3"; choose v1 or v2',
+    ]);
+  });
+});
+
+describe('the addresses', () => {
+  it('PAYORDER_AUTH_URL and PAYORDER_CHECKOUT_URL win over the stored ones', () => {
+    const { target } = resolve({ env: 'stage' }, STORE, {
+      PAYORDER_AUTH_URL: 'https://auth.override.example.com',
+      PAYORDER_CHECKOUT_URL: 'https://checkout.override.example.com',
+    });
+    expect(target).toEqual({
+      env: 'stage',
+      version: 'v1',
+      authBase: 'https://auth.override.example.com',
+      checkoutBase: 'https://checkout.override.example.com',
+    });
+  });
+
+  it('each variable overrides only its own address', () => {
+    const { target } = resolve({ env: 'stage' }, STORE, {
+      PAYORDER_AUTH_URL: 'https://auth.override.example.com',
+    });
+    expect([target.authBase, target.checkoutBase]).toEqual([
+      'https://auth.override.example.com',
+      STORED_CHECKOUT,
+    ]);
+  });
+
+  it("the stored profile's addresses, for its version only", () => {
+    expect(resolve({ env: 'stage' }, STORE).target).toEqual({
+      env: 'stage',
+      version: 'v1',
+      authBase: STORED_AUTH,
+      checkoutBase: STORED_CHECKOUT,
+    });
+    const error = failure(() => resolve({ env: 'stage', api: 'v2' }, STORE));
+    expect([error.kind, error.exitCode, error.message, error.details.field, error.details.hint]).toEqual([
+      'config',
+      2,
+      'no auth address is configured for stage v2',
+      configKey('stage', 'v2', 'auth'),
+      `set it with: payorder config set ${configKey('stage', 'v2', 'auth')} https://… (or PAYORDER_AUTH_URL for one run)`,
+    ]);
+  });
+
+  it('the built-in default exists for the sandbox only', () => {
+    expect(resolve({ env: 'sandbox' }, {}).target).toEqual({
+      env: 'sandbox',
+      version: 'v2',
+      authBase: SANDBOX_DEFAULT_URL,
+      checkoutBase: SANDBOX_DEFAULT_URL,
+    });
+    const error = failure(() =>
+      resolve({ env: 'production' }, {}, { PAYORDER_AUTH_URL: 'https://a.example.com' }),
+    );
+    expect([error.message, error.details.field]).toEqual([
+      'no checkout address is configured for production v2',
+      configKey('production', 'v2', 'checkout'),
+    ]);
+  });
+});
+
+describe('the v1 sunset, by the context clock', () => {
+  async function warning(now: string): Promise<string> {
+    const { ctx, stderr } = testContext({ now: new Date(now) });
+    checkSunset(ctx, 'v1');
+    await settle();
+    return stderr();
+  }
+
+  it.each([
+    ['2026-06-01T12:00:00Z', '213 days left'],
+    ['2026-12-01T09:00:00Z', '30 days left'],
+    ['2026-12-30T23:59:59Z', '1 day left'],
+    ['2026-12-31T00:00:00Z', 'today is its last day'],
+    ['2026-12-31T23:59:59Z', 'today is its last day'],
+  ])('at %s: %s', async (now, left) => {
+    expect(await warning(now)).toBe(
+      `warning: API v1 is deprecated and is switched off on ${V1_SUNSET} (${left}); move to --api v2 (see payorder migrate-check)\n`,
+    );
+  });
+
+  it('warns once per run, and never about v2', async () => {
+    const { ctx, stderr } = testContext({ now: BEFORE_SUNSET });
+    checkSunset(ctx, 'v2');
+    checkSunset(ctx, 'v1');
+    checkSunset(ctx, 'v1');
+    await settle();
+    expect(stderr().match(/warning:/g)).toEqual(['warning:']);
+  });
+
+  it('refuses v1 from the day after the sunset, and resolving a v1 target with it', () => {
+    const { ctx } = testContext({ now: new Date('2027-01-01T00:00:00Z') });
+    const error = failure(() => checkSunset(ctx, 'v1'));
+    expect([error.kind, error.exitCode, error.message, error.details.hint]).toEqual([
+      'usage',
+      2,
+      `API v1 was switched off on ${V1_SUNSET}; use --api v2`,
+      'payorder migrate-check shows what an integration must change for v2',
+    ]);
+    expect(() => checkSunset(ctx, 'v2')).not.toThrow();
+    expect(
+      failure(() => resolve({ env: 'sandbox', api: 'v1' }, {}, {}, { now: new Date('2027-01-01T00:00:00Z') }))
+        .message,
+    ).toBe(`API v1 was switched off on ${V1_SUNSET}; use --api v2`);
+  });
+
+  it('a v1 target resolves with the warning on stderr', async () => {
+    const { target, stderr } = resolve({ env: 'sandbox', api: 'v1' }, {});
+    await settle();
+    expect(target.version).toBe('v1');
+    expect(stderr()).toContain('(213 days left)');
+  });
+
+  it('PAYORDER_NOW sets the clock when the test gives none', async () => {
+    const { ctx, stderr } = testContext({ env: { PAYORDER_NOW: '2026-12-31T09:00:00Z' } });
+    checkSunset(ctx, 'v1');
+    await settle();
+    expect(stderr()).toContain('(today is its last day)');
+  });
+});
