@@ -5,6 +5,7 @@
  * process.stdout or Date.now().
  */
 import type { ServiceClient, Target } from './api/service.js';
+import { escapeControl } from './output/terminal-text.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
@@ -92,7 +93,9 @@ export function buildContext({ io, env, signal, forced, clock }: ContextParts): 
       const { ServiceClient } = await import('./api/service.js');
       return new ServiceClient(target, {
         timeoutMs: timeoutSeconds(env) * 1000,
-        trace: context.flags.debug ? (line) => context.io.stderr.write(`[debug] ${line}\n`) : undefined,
+        trace: context.flags.debug
+          ? (line) => context.io.stderr.write(`[debug] ${escapeControl(line)}\n`)
+          : undefined,
         secrets,
         // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
         signal: interruptible ? signal : undefined,

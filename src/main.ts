@@ -44,7 +44,11 @@ export async function main(argv: string[]): Promise<number> {
 export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
     const problem = variableProblem(ctx.env);
-    if (problem) throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
+    if (problem) {
+      // Refused before the flags are parsed; --json still asks for the error as JSON.
+      ctx.flags.json = argv.includes('--json');
+      throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
+    }
     const program = buildProgram(ctx);
     // `payorder` alone is a request for the overview, not a mistake.
     if (argv.length <= 2) {

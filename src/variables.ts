@@ -27,6 +27,26 @@ export function timeoutSeconds(env: Env): number {
   return env.PAYORDER_TIMEOUT ? Number(env.PAYORDER_TIMEOUT) : 30;
 }
 
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** An ISO 8601 date or date-time that names a real day and time (no roll-over: 2026-02-30 is refused). */
+export function isIsoDate(text: string): boolean {
+  const match = ISO.exec(text);
+  if (!match) return false;
+  const [year, month, day, hours = 0, minutes = 0, seconds = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const date = new Date(Date.UTC(year!, month! - 1, day!, hours, minutes, seconds));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hours &&
+    date.getUTCMinutes() === minutes &&
+    date.getUTCSeconds() === seconds
+  );
+}
+
 /** Whether PAYORDER_DEBUG turns tracing on. */
 export const debugFromEnv = (env: Env) => env.PAYORDER_DEBUG === '1' || env.PAYORDER_DEBUG === 'true';
 
@@ -46,7 +66,7 @@ export function variableProblem(env: Env): string | undefined {
   if (debug !== undefined && !['', '0', '1', 'true', 'false'].includes(debug))
     return `PAYORDER_DEBUG: must be 1 (or true) to trace, 0 (or false) not to, got ${JSON.stringify(debug)}`;
   const now = env.PAYORDER_NOW;
-  if (now !== undefined && now !== '' && Number.isNaN(Date.parse(now)))
-    return `PAYORDER_NOW: must be an ISO date, got ${JSON.stringify(now)}`;
+  if (now !== undefined && now !== '' && !isIsoDate(now))
+    return `PAYORDER_NOW: must be an ISO date like 2026-12-31 or 2026-12-31T12:00:00Z, got ${JSON.stringify(now)}`;
   return undefined;
 }

@@ -121,7 +121,7 @@ async function readAnswer(response: Response, started: number, options: HttpOpti
     options.trace(
       `← ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`,
     );
-    if (text) options.trace(`← ${maskText(maskJsonText(text), options.secrets)}`);
+    if (text) options.trace(`← ${cut(masked(text, options.secrets), 500)}`);
   }
   return {
     status: response.status,
@@ -131,18 +131,23 @@ async function readAnswer(response: Response, started: number, options: HttpOpti
   };
 }
 
+/** The start of a body on one line, with every secret masked first (so a cut never shows part of one). */
 function excerpt(text: string, secrets: readonly string[]): string {
-  const flat = maskText(text, secrets).replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat || '(empty body)';
+  return cut(masked(text, secrets).replace(/\s+/g, ' ').trim(), 80) || '(empty body)';
 }
 
-function maskJsonText(text: string): string {
+/** A body as a trace shows it: secret fields and known secrets masked, then cut to 500 characters. */
+function masked(text: string, secrets: readonly string[]): string {
+  let shown = text;
   try {
-    return JSON.stringify(maskBody(JSON.parse(text)));
+    shown = JSON.stringify(maskBody(JSON.parse(text)));
   } catch {
-    return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+    // Not JSON: the known secrets are still masked below.
   }
+  return maskText(shown, secrets);
 }
+
+const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);
 
 /**
  * Failures that happen before a request leaves this machine: nothing was sent, so even an order
@@ -178,7 +183,10 @@ function transportError(error: unknown, exchange: Exchange, options: HttpOptions
   const cause = rootCause(error);
   const detail = maskText(cause.code ?? cause.message ?? (error as Error).message, options.secrets);
   // fetch refuses some addresses outright ("bad port"): that too happens before anything is sent.
-  const notSent = NOT_SENT.test(cause.code ?? '') || /^bad port$/.test(cause.message ?? '');
+  const notSent =
+    NOT_SENT.test(cause.code ?? '') ||
+    // fetch refusing the address, or a TLS handshake the peer cut: nothing of the request left.
+    /^bad port$|before secure TLS connection was established/.test(cause.message ?? '');
   if (exchange.createsSomething && !notSent) return outcomeUnknown(address, detail);
   return unreachable(address, detail, exchange.createsSomething);
 }

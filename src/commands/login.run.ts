@@ -11,7 +11,7 @@ import type { Credentials } from '../contract/token.js';
 import { checkBaseUrl } from '../contract/urls.js';
 import { CliError, usageError } from '../errors.js';
 import { note } from '../output/messages.js';
-import { render } from '../output/render.js';
+import { chooseFormat, render } from '../output/render.js';
 import { TEST_ACCOUNT } from '../sandbox/accounts.js';
 import { openSession } from '../session/session.js';
 import { type AddressKind, resolveTarget, type TargetFlags } from '../session/target.js';
@@ -172,7 +172,8 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<Log
 }
 
 export function renderLogin(result: LoginResult, options: LoginOptions, ctx: Context): void {
-  if (options.json) render(ctx, 'ndjson', { json: result, human: () => '' });
+  // The login's data is for scripts that ask for it; a person gets the note below.
+  if (options.json) render(ctx, chooseFormat(ctx, { asked: 'ndjson' }), { json: result, human: () => '' });
   note(
     ctx,
     `Logged in to ${result.env} (${result.api}) as ${result.username}, client id ${result.client_id}; credentials stored in ${result.store}`,

@@ -97,7 +97,7 @@ export function renderSandbox(sandbox: Sandbox, options: SandboxCommandOptions, 
   const { url } = sandbox;
   const shown = sandbox.core.accounts;
   if (!options.json && ctx.flags.quiet) return;
-  render(ctx, options.json ? 'ndjson' : chooseFormat(ctx, { whenPiped: 'table' }), {
+  render(ctx, chooseFormat(ctx, { asked: options.json ? 'ndjson' : undefined, whenPiped: 'table' }), {
     json: {
       url,
       port: sandbox.port,

@@ -6,8 +6,11 @@ import { invalidField } from '../errors.js';
 
 import { PREFIX } from './versions.js';
 
-/** Shown for a value in an error: control characters escaped, so the message stays one line. */
-const shown = (value: string) => JSON.stringify(value);
+/**
+ * Shown for a value in an error: control characters escaped, so the message stays one line, and
+ * any user:password before the host replaced, so a refusal never prints a password.
+ */
+const shown = (value: string) => JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1***@'));
 
 /**
  * An absolute http(s) URL written out in full (`scheme://host…`), with no spaces or control
@@ -53,6 +56,11 @@ export function checkBaseUrl(field: string, value: string): string {
     throw invalidField(
       field,
       `give the base address, not an endpoint; payorder appends the path itself (got ${shown(value)})`,
+    );
+  if (url.search || url.hash || /[?#]/.test(value))
+    throw invalidField(
+      field,
+      `must not have a query or fragment; payorder appends paths to it (got ${shown(value)})`,
     );
   return base;
 }

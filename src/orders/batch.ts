@@ -19,7 +19,7 @@ import type { BatchInput, BatchRecord, LineOutcome } from '../output/order-write
 import type { Session } from '../session/session.js';
 import { type InputLine, readBatch } from './batch-input.js';
 import { BatchJournal, draftKey } from './batch-journal.js';
-import { columnName, draftFrom, type OrderFields } from './draft.js';
+import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { orderedPool } from './ordered-pool.js';
 
 export interface BatchOptions {
@@ -102,10 +102,7 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
     const input = inputOf(fields, draft);
     if (draft.notificationUrl && target.version === 'v2' && !warnedNotification) {
       warnedNotification = true;
-      warn(
-        ctx,
-        'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it',
-      );
+      warn(ctx, NOTIFICATION_V2_WARNING);
     }
     const key = journal?.keyFor(draftKey(draft));
     const before = key ? journal!.previous.get(key) : undefined;
@@ -165,16 +162,14 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
 
   async function* records() {
     try {
-      const input = untilAborted(
-        readBatch(
-          openInput(options.input, ctx.io.stdin, ctx.signal),
-          options.input === '-' ? 'stdin' : options.input,
-        ),
-        ctx.signal,
+      const input = readBatch(
+        openInput(options.input, ctx.io.stdin, ctx.signal),
+        options.input === '-' ? 'stdin' : options.input,
       );
       for await (const result of orderedPool(input, handle, {
         concurrency: options.concurrency,
-        stopped: () => ctx.signal.aborted || stoppedBy !== undefined,
+        stopped: () => stoppedBy !== undefined,
+        signal: ctx.signal,
       })) {
         counts[result.record.outcome]++;
         lines++;
@@ -200,26 +195,6 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
           : undefined,
     }),
   };
-}
-
-/** The items until the signal aborts: a stop does not wait for input that may never come. */
-export async function* untilAborted<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = items[Symbol.asyncIterator]();
-  const aborted = new Promise<IteratorResult<T>>((resolve) => {
-    const done = () => resolve({ done: true, value: undefined });
-    if (signal.aborted) done();
-    else signal.addEventListener('abort', done, { once: true });
-  });
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // Not awaited: a read that is still waiting for input would hold the stop.
-    void iterator.return?.()?.catch(() => {});
-  }
 }
 
 /** A line's error as a CliError whose message names the line. */

@@ -60,6 +60,10 @@ export const columnName: FieldNamer = (field) => field;
 
 const MAX_TEXT = 1000;
 
+/** Said once per command when a v2 order carries notification_url. */
+export const NOTIFICATION_V2_WARNING =
+  'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it';
+
 function text(
   value: string | undefined,
   field: keyof OrderFields,

@@ -7,8 +7,13 @@
 
 export interface PoolOptions {
   concurrency: number;
-  /** Stop taking new items when this says so (Ctrl-C, a fatal error); items in flight still finish. */
+  /** Stop taking new items when this says so (a fatal error); items in flight still finish. */
   stopped?: () => boolean;
+  /**
+   * Ctrl-C: stop taking new items, and stop waiting for the input too (a FIFO with no writer yet
+   * may never give the next item); items in flight still finish.
+   */
+  signal?: AbortSignal;
 }
 
 interface Entry<R> {
@@ -19,8 +24,14 @@ interface Entry<R> {
 export async function* orderedPool<T, R>(
   items: AsyncIterable<T>,
   work: (item: T) => Promise<R>,
-  { concurrency, stopped = () => false }: PoolOptions,
+  { concurrency, stopped: stoppedByCaller = () => false, signal }: PoolOptions,
 ): AsyncGenerator<R> {
+  const stopped = () => signal?.aborted === true || stoppedByCaller();
+  const aborted = new Promise<IteratorResult<T>>((resolve) => {
+    const done = () => resolve({ done: true, value: undefined });
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done, { once: true });
+  });
   const window = concurrency * 4;
   const queue: Array<Entry<R>> = [];
   let running = 0;
@@ -32,16 +43,21 @@ export async function* orderedPool<T, R>(
     wake?.();
   };
   const input = items[Symbol.asyncIterator]();
+  // The read in progress: kept across wake-ups, so a slow input never holds back a ready result.
+  let pending: Promise<IteratorResult<T>> | undefined;
   try {
     for (;;) {
-      // Hand back what is ready, and wait for a free slot and room in the window before reading on.
       while (queue[0]?.settled) yield await queue.shift()!.promise;
-      while (running >= concurrency || queue.length >= window) {
+      if (running >= concurrency || queue.length >= window) {
         await changed();
-        while (queue[0]?.settled) yield await queue.shift()!.promise;
+        continue;
       }
       if (stopped()) break;
-      const next = await input.next();
+      pending ??= input.next();
+      const next = await Promise.race([pending, aborted, changed().then(() => undefined)]);
+      // A result became ready while the input was still reading: hand it back first.
+      if (next === undefined) continue;
+      pending = undefined;
       if (next.done || stopped()) break;
       running++;
       const entry: Entry<R> = { promise: work(next.value), settled: false };
@@ -53,7 +69,9 @@ export async function* orderedPool<T, R>(
       queue.push(entry);
     }
   } finally {
-    await input.return?.();
+    // Not awaited while a read is still waiting for input: it would hold the stop.
+    if (signal?.aborted || pending) void input.return?.()?.catch(() => {});
+    else await input.return?.();
   }
   while (queue.length > 0) yield await queue.shift()!.promise;
 }

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Target } from '../../src/api/service.js';
 import type { ApiVersion } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
@@ -272,5 +274,99 @@ describe('the store', () => {
     }
     expect(mode(join(dir, 'config.json'))).toBe('600');
     expect(mode(dir)).toBe('700');
+  });
+});
+
+describe('login: what is refused before anything is sent', () => {
+  it.each([
+    ['empty', ''],
+    ['an empty line', '\n'],
+    ['blanks', '  \n'],
+  ])(
+    '--client-secret-stdin with %s stdin → exit 2 "stdin was empty", nothing sent or stored',
+    async (_, input) => {
+      const result = await e2e.run(loginArgs(), { input });
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('error: --client-secret-stdin: stdin was empty; pipe the secret in\n');
+      expect(await journal(e2e.sb.url)).toEqual([]);
+      expect(storeExists()).toBe(false);
+    },
+  );
+
+  it.each([
+    ['--auth-url', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
+    ['--auth-url', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    ['--checkout-url', 'https://checkout.example/checkout', 'give the base address, not an endpoint'],
+    ['--auth-url', 'https://user:pw-9f2c@auth.example', 'must not contain a user name or password'],
+  ])('%s %s → exit 2 naming the flag and the rule, nothing sent or stored', async (flag, value, rule) => {
+    const result = await e2e.run(['login', '--env', 'stage', flag, value], { env: SHOP_ENV });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toContain(`error: ${flag}: ${rule}`);
+    expect(result.stderr).not.toContain('pw-9f2c');
+    expect(await journal(e2e.sb.url)).toEqual([]);
+    expect(storeExists()).toBe(false);
+  });
+
+  it.each([
+    ['PAYORDER_AUTH_URL', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
+    ['PAYORDER_AUTH_URL', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    [
+      'PAYORDER_CHECKOUT_URL',
+      'https://user:pw-9f2c@checkout.example',
+      'must not contain a user name or password',
+    ],
+  ])('%s=%s → exit 2 naming the variable, nothing sent', async (name, value, rule) => {
+    for (const args of [
+      ['login', '--env', 'sandbox'],
+      ['token', '--env', 'sandbox'],
+    ]) {
+      const result = await e2e.run(args, { env: { ...SHOP_ENV, [name]: value }, printsToken: true });
+      expect(result.exitCode, args[0]).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toContain(`error: ${name}: ${rule}`);
+      expect(result.stderr).not.toContain('pw-9f2c');
+    }
+    expect(await journal(e2e.sb.url)).toEqual([]);
+    expect(storeExists()).toBe(false);
+  });
+});
+
+/** A token that is not JWT-shaped: only its known value can mask it. */
+const OPAQUE = 'opaque-token-1234567890';
+
+/** A token service of the test's own that answers 200 with `body`; closed when the test ends. */
+async function tokenService(body: unknown) {
+  const server = createServer(async (request, response) => {
+    for await (const _ of request);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url };
+}
+
+describe('login against a token service that issues opaque tokens', () => {
+  it('the token is stored and never shown, with or without --debug', async () => {
+    const env = await tokenService({ access_token: OPAQUE, expires_in: 3600, token_type: 'Bearer' });
+    for (const flags of [[], ['--debug'], ['--json']]) {
+      const result = await e2e.run(['login', '--env', 'sandbox', ...flags], { env: { ...SHOP_ENV, ...env } });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout + result.stderr).not.toContain(OPAQUE);
+    }
+    const tokens = Object.values(store().environments.sandbox.tokens) as Array<{ accessToken: string }>;
+    expect(tokens.map((t) => t.accessToken)).toEqual([OPAQUE]);
+  });
+
+  // A 200 token answer payorder cannot use is reported with an excerpt of its body: the excerpt masks
+  // the secret fields (access_token), not only JWT-shaped strings, so the issued token never shows.
+  it('a 200 answer with an unusable token: the error does not show the token', async () => {
+    const env = await tokenService({ access_token: OPAQUE, expires_in: '3600', token_type: 'Bearer' });
+    const result = await e2e.run(['login', '--env', 'sandbox'], { env: { ...SHOP_ENV, ...env } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('without a usable access_token');
+    expect(result.stderr).not.toContain(OPAQUE);
   });
 });

@@ -124,6 +124,23 @@ describe('orderedPool', () => {
   });
 
   describe('stopping (Ctrl-C)', () => {
+    it('on an aborted signal stops waiting for input that may never come, and hands back what finished', async () => {
+      const controller = new AbortController();
+      // An input that gives one item, then waits forever (a FIFO whose writer went quiet).
+      const items = (async function* () {
+        yield 1;
+        await new Promise(() => {});
+      })();
+      const pool = orderedPool(items, async (item: number) => item * 10, {
+        concurrency: 2,
+        signal: controller.signal,
+      });
+      const first = await pool.next();
+      setTimeout(() => controller.abort(), 20);
+      expect(first).toEqual({ done: false, value: 10 });
+      expect(await pool.next()).toEqual({ done: true, value: undefined });
+    });
+
     it('stops taking input once stopped() is true, lets items in flight finish, and closes the input', async () => {
       const { items, state } = source(100);
       const { work, stats } = trackedWork(() => 5);

@@ -35,7 +35,14 @@ describe('escapeControl', () => {
   });
 
   it('printable text is left as it is: accents, CJK, emoji, quotes and backslashes', () => {
-    for (const text of ['Café Zürich', '東京 注文', 'Gift 🎁', 'say "hi"', 'C:\\path\\u001b', ' spaced  out '])
+    for (const text of [
+      'Café Zürich',
+      '東京 注文',
+      'Gift 🎁',
+      'say "hi"',
+      'C:\\path\\u001b',
+      ' spaced  out ',
+    ])
       expect(escapeControl(text)).toBe(text);
   });
 });

@@ -6,7 +6,7 @@ import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { cachedToken } from '../../src/session/token-cache.js';
 import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
-import { SECRET, SHOP } from '../helpers/cli.js';
+import { SECRET, SHOP, tempDir } from '../helpers/cli.js';
 import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, journal, orderBody } from '../helpers/sandbox.js';
 
@@ -155,6 +155,96 @@ describe('tokens', () => {
       expect(await routes(other.url)).toEqual(['token 200', 'checkout 200']);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('a restarted service (a new signing key)', () => {
+  it('refuses the cached token with 401: renewed from the stored login and repeated, no new login needed', async () => {
+    const stateFile = join(tempDir(), 'sandbox-state.ndjson');
+    const accounts = [TEST_ACCOUNT, SHOP];
+    const first = await startSandbox({ port: 0, accounts, stateFile });
+    const env = { PAYORDER_AUTH_URL: first.url, PAYORDER_CHECKOUT_URL: first.url };
+    const ORDER = [
+      '--description',
+      'Tea',
+      '--success',
+      'https://s.example/ok',
+      '--fail',
+      'https://s.example/ko',
+    ];
+    let uuid: string;
+    let before: CachedToken;
+    try {
+      expect((await e2e.run(loginArgs(), { input: SECRET, env })).exitCode).toBe(0);
+      const created = await e2e.run(['order', 'create', '--env', 'sandbox', '--amount', '1', ...ORDER], {
+        env,
+      });
+      expect(created.exitCode, created.stderr).toBe(0);
+      uuid = JSON.parse(created.stdout).uuid;
+      before = cached(first.url);
+    } finally {
+      await first.close();
+    }
+    // The same address, the same accounts and orders (the state file), a new key: a restart.
+    const second = await startSandbox({ port: first.port, accounts, stateFile });
+    try {
+      expect(second.url).toBe(first.url);
+      expect(await second.core.tokens.verify(before.accessToken)).toEqual({ ok: false, reason: 'invalid' });
+      const looked = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json'], { env });
+      expect(looked.exitCode, looked.stderr).toBe(0);
+      expect(looked.stderr).toBe('');
+      expect(JSON.parse(looked.stdout).uuid).toBe(uuid);
+      expect(await routes(second.url)).toEqual(['lookup 401', 'token 200', 'lookup 200']);
+      const renewed = cached(second.url);
+      expect(renewed.accessToken).not.toBe(before.accessToken);
+      expect(await second.core.tokens.verify(renewed.accessToken)).toMatchObject({ ok: true });
+
+      // The renewed token is stored: the next command uses it without a token request.
+      await call(second.url, 'DELETE', '/_sandbox/journal');
+      const created = await e2e.run(['order', 'create', '--env', 'sandbox', '--amount', '2', ...ORDER], {
+        env,
+      });
+      expect(created.exitCode, created.stderr).toBe(0);
+      expect(await routes(second.url)).toEqual(['checkout 200']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('an order created right after a restart is sent twice at most: 401, token, 200', async () => {
+    const accounts = [TEST_ACCOUNT, SHOP];
+    const first = await startSandbox({ port: 0, accounts });
+    const env = { PAYORDER_AUTH_URL: first.url, PAYORDER_CHECKOUT_URL: first.url };
+    try {
+      expect((await e2e.run(loginArgs(), { input: SECRET, env })).exitCode).toBe(0);
+    } finally {
+      await first.close();
+    }
+    const second = await startSandbox({ port: first.port, accounts });
+    try {
+      const created = await e2e.run(
+        [
+          'order',
+          'create',
+          '--env',
+          'sandbox',
+          '--amount',
+          '3',
+          '--description',
+          'Tea',
+          '--success',
+          'https://s.example/ok',
+          '--fail',
+          'https://s.example/ko',
+        ],
+        { env },
+      );
+      expect(created.exitCode, created.stderr).toBe(0);
+      expect(await routes(second.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
+      expect((await call(second.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
+    } finally {
+      await second.close();
     }
   });
 });

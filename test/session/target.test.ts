@@ -211,3 +211,52 @@ describe('the v1 sunset, by the context clock', () => {
     expect(stderr()).toContain('(today is its last day)');
   });
 });
+
+describe('addresses break the base-address rule: refused naming where they came from', () => {
+  it.each([
+    ['PAYORDER_AUTH_URL', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
+    ['PAYORDER_AUTH_URL', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    [
+      'PAYORDER_CHECKOUT_URL',
+      'https://checkout.example/v2/api/checkout',
+      'give the base address without "/v2/api"',
+    ],
+    [
+      'PAYORDER_CHECKOUT_URL',
+      'http:checkout.example',
+      'must be an absolute http(s) URL like https://host/path',
+    ],
+  ])('%s=%s', (name, value, rule) => {
+    const error = failure(() => resolve({ env: 'sandbox' }, {}, { ...ADDRESSES, [name]: value }));
+    expect([error.kind, error.exitCode, error.details.field]).toEqual(['usage', 2, name]);
+    expect(error.message).toMatch(new RegExp(`^${name}: `));
+    expect(error.message).toContain(rule);
+  });
+
+  it('a password in PAYORDER_AUTH_URL is refused and not repeated', () => {
+    const error = failure(() =>
+      resolve({ env: 'sandbox' }, {}, { ...ADDRESSES, PAYORDER_AUTH_URL: 'https://u:pw-9f2c@a.example.com' }),
+    );
+    expect(error.message).toBe(
+      'PAYORDER_AUTH_URL: must not contain a user name or password; payorder sends credentials itself',
+    );
+  });
+
+  it('a stored address edited by hand is checked too, naming its config key', () => {
+    const data: StoreData = {
+      environments: {
+        stage: { addresses: { v2: { auth: 'https://auth.example/v2/api', checkout: STORED_CHECKOUT } } },
+      },
+    };
+    const error = failure(() => resolve({ env: 'stage', api: 'v2' }, data));
+    expect([error.exitCode, error.details.field]).toEqual([2, 'stage.v2.auth-url']);
+    expect(error.message).toMatch(/^stage\.v2\.auth-url: give the base address without "\/v2\/api"/);
+  });
+
+  it('the variable wins even over a good stored address, and is checked', () => {
+    const error = failure(() =>
+      resolve({ env: 'stage' }, STORE, { PAYORDER_AUTH_URL: 'https://a.example/1' }),
+    );
+    expect(error.details.field).toBe('PAYORDER_AUTH_URL');
+  });
+});

@@ -4,15 +4,15 @@
  */
 
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { WireRequest } from '../../api/http.js';
 import type { Target } from '../../api/service.js';
 import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
 import type { Context } from '../../context.js';
-import { type Order, orderRequestBody } from '../../contract/schemas.js';
+import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
 import { type BatchRun, batchOutcome, startBatch } from '../../orders/batch.js';
-import { draftFrom, flagName, type OrderFields } from '../../orders/draft.js';
+import { draftFrom, flagName, NOTIFICATION_V2_WARNING, type OrderFields } from '../../orders/draft.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { note, warn } from '../../output/messages.js';
 import { createOrderWriter } from '../../output/order-writer.js';
@@ -49,8 +49,8 @@ export interface OrderCreateOptions {
   output: OutputOptions;
   /** The stored default-output. */
   storedOutput?: OutputFormat;
-  /** One order from flags; absent for a batch. */
-  fields?: OrderFields;
+  /** One order from flags, checked; absent for a batch. */
+  draft?: OrderDraft;
   batch?: BatchSource;
   dryRun: boolean;
 }
@@ -60,14 +60,18 @@ export type OrderCreateResult =
   | { kind: 'dry-run'; request: WireRequest }
   | { kind: 'batch'; run: BatchRun };
 
-const NOTIFICATION_V2 =
-  'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it';
-
 /** The journal is written as the batch goes: its folder must exist before the first line is sent. */
 function checkJournalFolder(journal: string): void {
   const folder = dirname(resolve(journal));
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw usageError(`--journal: the folder ${folder} does not exist`, { field: '--journal' });
+  if (existsSync(journal) && statSync(journal).isDirectory())
+    throw usageError(
+      `--journal: ${journal} is a folder; give a file in it, e.g. ${join(journal, 'orders.journal')}`,
+      {
+        field: '--journal',
+      },
+    );
 }
 
 export async function parseOrderCreateOptions(
@@ -112,9 +116,8 @@ export async function parseOrderCreateOptions(
     options.batch = { input, concurrency, journal: flags.journal, retryUnknown: Boolean(flags.retryUnknown) };
     return options;
   }
-  draftFrom(fields, target.version, flagName);
+  options.draft = draftFrom(fields, target.version, flagName);
   if (!options.dryRun) requireCredentials(ctx, data, target.env);
-  options.fields = fields;
   return options;
 }
 
@@ -124,8 +127,8 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const session = await openSession(ctx, target, { interruptible: false });
     return { kind: 'batch', run: startBatch(ctx, session, options.batch) };
   }
-  const draft = draftFrom(options.fields!, target.version, flagName);
-  if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2);
+  const draft = options.draft!;
+  if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2_WARNING);
   if (options.dryRun) {
     const data = (await ctx.store()).read();
     const username =

@@ -100,7 +100,7 @@ export async function runOrderGet(
   };
   return orderedPool(idsFrom(options.ids, options.input, ctx), lookup, {
     concurrency: options.concurrency,
-    stopped: () => ctx.signal.aborted,
+    signal: ctx.signal,
   });
 }
 

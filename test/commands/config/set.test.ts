@@ -85,3 +85,59 @@ describe('payorder config set', () => {
     expect(status.environments.map((e: any) => [e.env, e.api])).toEqual([['sandbox', 'v1']]);
   });
 });
+
+describe('payorder config set: base addresses', () => {
+  it.each([
+    [
+      'https://auth.example/v2/api',
+      'error: stage.v2.auth-url: give the base address without "/v2/api" or a path after it; payorder appends /v2/api/… itself (got "https://auth.example/v2/api")\n',
+    ],
+    [
+      'https://auth.example/1/auth/token',
+      'error: stage.v2.auth-url: give the base address without "/1" or a path after it; payorder appends /1/… itself (got "https://auth.example/1/auth/token")\n',
+    ],
+    [
+      'https://auth.example/auth/token',
+      'error: stage.v2.auth-url: give the base address, not an endpoint; payorder appends the path itself (got "https://auth.example/auth/token")\n',
+    ],
+    ['auth.example', 'error: stage.v2.auth-url: must be an absolute http(s) URL, got "auth.example"\n'],
+  ])('%s → exit 2 naming the key and the rule; nothing stored', async (value, stderr) => {
+    const cli = freshCli();
+    expect(await cli(['config', 'set', 'stage.v2.auth-url', value])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr,
+    });
+    expect((await cli(['config', 'list', '--json'])).stdout).toBe('{}\n');
+  });
+
+  it('a user name and password in the address are refused, and the password is never shown', async () => {
+    const cli = freshCli();
+    for (const value of ['https://user:pw-9f2c@auth.example', 'https://:pw-9f2c@auth.example/base']) {
+      const result = await cli(['config', 'set', 'stage.v2.auth-url', value]);
+      expect(result).toEqual({
+        exitCode: 2,
+        stdout: '',
+        stderr:
+          'error: stage.v2.auth-url: must not contain a user name or password; payorder sends credentials itself\n',
+      });
+      const json = await cli(['config', 'set', 'stage.v2.auth-url', value, '--json']);
+      expect(json.exitCode).toBe(2);
+      expect(json.stdout + json.stderr).not.toContain('pw-9f2c');
+    }
+    expect((await cli(['config', 'list', '--json'])).stdout).toBe('{}\n');
+  });
+
+  // An address with a password that also breaks another rule (a trailing space from a copy and
+  // paste, an invalid port) is refused without printing the password.
+  it('an address with a password and a trailing space: refused without showing the password', async () => {
+    const result = await freshCli()([
+      'config',
+      'set',
+      'stage.v2.auth-url',
+      'https://user:pw-9f2c@auth.example ',
+    ]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).not.toContain('pw-9f2c');
+  });
+});

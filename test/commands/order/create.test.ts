@@ -1,5 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { BIN, type CliOptions, expectNoLeak, onTerminal, SECRET } from '../../helpers/cli.js';
@@ -406,5 +408,233 @@ describe('service errors (spec §7.2)', () => {
     const [refused, retried] = entries.map((e) => Date.parse(e.time));
     expect(retried! - refused!).toBeGreaterThanOrEqual(990);
     expect((await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
+  });
+});
+
+/** The routes and statuses that reached a sandbox, in order ("checkout 401", "token 200", …). */
+const routes = async (url: string) => (await journal(url)).map((e: any) => `${e.route} ${e.status}`);
+
+describe('a token the order service refuses (401 Unauthorized)', () => {
+  it('is renewed once and the order sent once more: exit 0, one order', async () => {
+    await login();
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized' });
+    const result = await create('--amount', '1', '--json');
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(orderOutputSchema.parse(JSON.parse(result.stdout)).amount).toBe('1.00');
+    expect(await routes(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
+    expect(await sandboxOrders()).toHaveLength(1);
+  });
+
+  it('refused again after the renewal: exit 4 with the hint to log in; never a third attempt', async () => {
+    await login();
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized', times: 5 });
+    const result = await create('--amount', '1');
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: the service did not accept the access token on sandbox (401 Unauthorized)\n' +
+        'hint: log in again: payorder login --env sandbox\n',
+    );
+    expect(await routes(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 401']);
+    expect(await sandboxOrders()).toHaveLength(0);
+  });
+});
+
+/** A token that is not JWT-shaped: only its known value can mask it. */
+const OPAQUE = 'opaque-token-1234567890';
+
+/**
+ * A token and order service of the test's own: it issues an opaque token, then answers every order
+ * request with a 502 text page that echoes the Authorization header and the token.
+ */
+async function echoingService() {
+  const paths: string[] = [];
+  const server = createServer(async (request, response) => {
+    for await (const _ of request);
+    paths.push(`${request.method} ${request.url}`);
+    if (request.url?.endsWith('/auth/token')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ access_token: OPAQUE, expires_in: 3600, token_type: 'Bearer' }));
+      return;
+    }
+    response.writeHead(502, { 'content-type': 'text/plain' });
+    response.end(`proxy error: upstream rejected "${request.headers.authorization}"\ntoken=${OPAQUE}\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, paths, env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } };
+}
+
+describe('a service that echoes the token', () => {
+  it.each([[[]], [['--debug']], [['--json']], [['--debug', '--json']]])(
+    'a 502 body with the opaque token: stderr never shows it (%j)',
+    async (flags) => {
+      await login();
+      const service = await echoingService();
+      const result = await createWith({ env: service.env }, '--amount', '1', ...flags);
+      expect(result.exitCode).toBe(5);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toContain(OPAQUE);
+      expect(result.stderr).not.toContain(OPAQUE.slice(0, 12));
+      // The error: one line (JSON with --json, after any trace), the echoed token masked in its excerpt.
+      const line = result.stderr.split('\n').find((l) => /^(error: |\{"error")/.test(l))!;
+      const message = flags.includes('--json') ? JSON.parse(line).error.message : line;
+      expect(message).toBe(
+        `${flags.includes('--json') ? '' : 'error: '}outcome unknown: unexpected answer 502 to the order creation (text/plain): proxy error: upstream rejected "Bearer ***" token=***`,
+      );
+      if (flags.includes('--debug')) {
+        expect(result.stderr).toContain('[debug] ← 200');
+        expect(result.stderr).toContain('"access_token":"***"');
+        expect(result.stderr).toContain('[debug] → authorization: Bearer ***');
+        expect(result.stderr).toContain('[debug] ← 502');
+      }
+      // The order went out once, with the token the service issued.
+      expect(service.paths).toEqual(['POST /v2/api/auth/token', 'POST /v2/api/checkout']);
+      expect(await journal(e2e.sb.url)).toEqual([]);
+    },
+  );
+});
+
+describe('--field and the output flags', () => {
+  it("--field takes the API's names: links.checkout_link on v2, links.checkoutLink and orderNumber on v1", async () => {
+    await login();
+    const v2 = await create('--amount', '1', '--field', 'links.checkout_link');
+    expect(v2.exitCode, v2.stderr).toBe(0);
+    const [first] = await sandboxOrders();
+    expect(v2.stdout).toBe(`${e2e.sb.url}/pay/${first.uuid}\n`);
+
+    const link = await create('--amount', '2', '--api', 'v1', '--field', 'links.checkoutLink');
+    expect(link.exitCode, link.stderr).toBe(0);
+    const number = await create('--amount', '3', '--api', 'v1', '--field', 'orderNumber');
+    expect(number.exitCode, number.stderr).toBe(0);
+    const reference = await create('--amount', '4', '--api', 'v1', '--field', 'refNumber');
+    const [, second, third, fourth] = await sandboxOrders();
+    expect(link.stdout).toBe(`${e2e.sb.url}/pay/${second.uuid}\n`);
+    expect(number.stdout).toBe(`${third.orderNumber}\n`);
+    expect(number.stdout).toMatch(/^\d+\n$/);
+    expect(reference.stdout).toBe(`${fourth.refNumber}\n`);
+  });
+
+  it.each([
+    [['--field', 'staus'], '--field: no field "staus" in an order; did you mean status?'],
+    [
+      ['--field', 'links.checkout_lnk'],
+      '--field: no field "links.checkout_lnk" in an order; did you mean links.checkout?',
+    ],
+    [['--field', 'orderNumbr'], '--field: no field "orderNumbr" in an order; did you mean order_number?'],
+    [['--raw', '--field', 'links'], '--raw prints one value, and --field links is an object'],
+  ])('%j → exit 2, nothing sent', async (flags, message) => {
+    await login();
+    const result = await create('--amount', '1', ...flags);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toContain(`error: ${message}`);
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+
+  it.each(['table', 'tsv', 'ndjson'])(
+    '--json -o %s → exit 2 (as a JSON error), nothing sent',
+    async (format) => {
+      await login();
+      const result = await create('--amount', '1', '--json', '-o', format);
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr).error).toMatchObject({
+        kind: 'usage',
+        message: `--json and -o ${format} ask for two formats; give one`,
+        field: '--output',
+      });
+      expect(await journal(e2e.sb.url)).toEqual([]);
+    },
+  );
+
+  it('--field staus lists the fields in its hint', async () => {
+    await login();
+    const result = await create('--amount', '1', '--field', 'staus');
+    expect(result.stderr).toContain('hint: the fields are version, id, uuid, type, status, amount,');
+  });
+});
+
+describe('callback links are sent exactly as given, or refused', () => {
+  it.each([
+    ['--success', ' https://x/ok', 'must be a URL without spaces or control characters, got " https://x/ok"'],
+    [
+      '--success',
+      'https://x/o\nk',
+      'must be a URL without spaces or control characters, got "https://x/o\\nk"',
+    ],
+    [
+      '--fail',
+      'http:s.example',
+      'must be an absolute http(s) URL like https://host/path, got "http:s.example"',
+    ],
+    ['--fail', 'https://x/ok\t', 'must be a URL without spaces or control characters, got "https://x/ok\\t"'],
+    [
+      '--notification-url',
+      'https://x/\u001b[2J',
+      'must be a URL without spaces or control characters, got "https://x/\\u001b[2J"',
+    ],
+  ])('%s %j → exit 2 naming the flag and the rule, nothing sent', async (flag, value, rule) => {
+    await login();
+    const result = await create('--amount', '1', flag, value);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    const [line, ...rest] = result.stderr.split('\n');
+    expect(line).toBe(`error: ${flag}: ${rule}`);
+    // One line: the value cannot break it, nor reach the terminal raw.
+    expect(rest.filter((l) => l !== '' && !l.startsWith('hint:'))).toEqual([]);
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+});
+
+describe('--journal', () => {
+  const CSV = 'amount,description,success,fail\n1,Tea,https://s.example/ok,https://s.example/ko\n';
+
+  it.each([
+    ['a relative path', () => 'no/such/folder/j'],
+    ['an absolute path', () => join(e2e.dir, 'no', 'such', 'folder', 'j')],
+    ['a path under a file', () => join(e2e.dir, 'x.csv', 'j')],
+  ])('in a folder that does not exist (%s) → exit 2 naming --journal, nothing sent', async (_, path) => {
+    await login();
+    writeFileSync(join(e2e.dir, 'x.csv'), CSV);
+    const result = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--input',
+      join(e2e.dir, 'x.csv'),
+      '--journal',
+      path(),
+    ]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: --journal: the folder .+ does not exist\n/);
+    expect(result.stderr).not.toContain('unexpected failure');
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+
+  // A --journal naming a folder is a usage error, not an "unexpected failure: EISDIR".
+  it('--journal naming a folder → exit 2 naming --journal, not "unexpected failure"', async () => {
+    await login();
+    writeFileSync(join(e2e.dir, 'x.csv'), CSV);
+    mkdirSync(join(e2e.dir, 'journals'));
+    const result = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--input',
+      join(e2e.dir, 'x.csv'),
+      '--journal',
+      join(e2e.dir, 'journals'),
+    ]);
+    expect(result.stderr).not.toContain('unexpected failure');
+    expect(result.stderr).toMatch(/^error: --journal: /);
+    expect(result.exitCode).toBe(2);
+    expect(await journal(e2e.sb.url)).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { SECRET } from '../../helpers/cli.js';
-import { loginArgs, useE2E } from '../../helpers/e2e.js';
+import { runInProcess } from '../../helpers/context.js';
+import { loginArgs, SHOP_ENV, useE2E } from '../../helpers/e2e.js';
 import { call, journal, orderBody } from '../../helpers/sandbox.js';
 
 const e2e = useE2E();
@@ -149,5 +152,260 @@ describe('order get', () => {
     expect(JSON.parse(retried.stdout).uuid).toBe(order.uuid);
     // The 500 is not retried (the service failed), the 503 is (it did not act).
     expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.status)).toEqual([500, 503, 200]);
+  });
+});
+
+/** The routes and statuses that reached the sandbox, in order ("lookup 401", "token 200", …). */
+const routes = async () => (await journal(e2e.sb.url)).map((e: any) => `${e.route} ${e.status}`);
+
+describe('a token the order service refuses (401 Unauthorized)', () => {
+  it('is renewed once and the lookup repeated once: exit 0', async () => {
+    const [order] = await setup(1);
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: 'unauthorized' });
+    const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).uuid).toBe(order.uuid);
+    expect(await routes()).toEqual(['lookup 401', 'token 200', 'lookup 200']);
+  });
+
+  it('refused again after the renewal: exit 4 with the hint to log in, no third lookup', async () => {
+    const [order] = await setup(1);
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: 'unauthorized', times: 5 });
+    const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: the service did not accept the access token on sandbox (401 Unauthorized)\n' +
+        'hint: log in again: payorder login --env sandbox\n',
+    );
+    expect(await routes()).toEqual(['lookup 401', 'token 200', 'lookup 401']);
+  });
+});
+
+describe('--field on order get', () => {
+  it("takes the API's name links.checkout_link", async () => {
+    const [order] = await setup(1);
+    const result = await e2e.run([
+      'order',
+      'get',
+      order.uuid,
+      '--env',
+      'sandbox',
+      '--field',
+      'links.checkout_link',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${e2e.sb.url}/pay/${order.uuid}\n`);
+  });
+
+  it('a typo → exit 2 with "did you mean status", nothing sent', async () => {
+    const [order] = await setup(1);
+    const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--field', 'staus']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'error: --field: no field "staus" in an order; did you mean status?',
+    );
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+});
+
+describe('order ids that would point the lookup elsewhere', () => {
+  it.each(['.', '..', 'a/../b', '/1/order/..', './', 'abc/./def', ''])(
+    'the argument %j → exit 2 "is not an order id", nothing sent',
+    async (id) => {
+      const [order] = await setup(1);
+      // Every id is checked before any is looked up: a good one first changes nothing.
+      const result = await e2e.run(['order', 'get', order.uuid, id, '--env', 'sandbox']);
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`error: ${JSON.stringify(id)} is not an order id\n`);
+      expect(result.stderr).toContain('hint: give the uuid of the order');
+      expect(await journal(e2e.sb.url)).toEqual([]);
+    },
+  );
+
+  it('in an --input file: those lines are error rows, the others are looked up, exit non-zero', async () => {
+    const orders = await setup(2);
+    const file = join(e2e.dir, 'ids.txt');
+    writeFileSync(file, `${orders[0].uuid}\n.\n..\na/../b\n${orders[1].uuid}\n`);
+    const result = await e2e.run(['order', 'get', '--input', file, '--env', 'sandbox', '-o', 'ndjson']);
+    expect(result.exitCode).not.toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).uuid),
+    ).toEqual([orders[0].uuid, orders[1].uuid]);
+    for (const id of ['.', '..', 'a/../b'])
+      expect(result.stderr).toContain(`error: ${JSON.stringify(id)} is not an order id\n`);
+    expect(result.stderr).toContain('3 lookups failed');
+    expect((await journal(e2e.sb.url, 'lookup')).map((e: any) => e.path)).toEqual([
+      `/v2/api/orders/${orders[0].uuid}`,
+      `/v2/api/orders/${orders[1].uuid}`,
+    ]);
+  });
+
+  it.each(['%2e%2e', 'x?y=1', 'x#frag', 'a b'])(
+    '%j is sent percent-encoded as one path segment (a plain "not found")',
+    async (id) => {
+      await setup(0);
+      const result = await e2e.run(['order', 'get', id, '--env', 'sandbox']);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain('not found on sandbox (v2)');
+      expect((await journal(e2e.sb.url, 'lookup')).map((e: any) => e.path)).toEqual([
+        `/v2/api/orders/${encodeURIComponent(id)}`,
+      ]);
+    },
+  );
+});
+
+/** Sets the window title to "x", rings the bell, then clears the screen. */
+const HOSTILE = '\u001b]0;x\u0007\u001b[2J';
+const HOSTILE_SHOWN = '\\u001b]0;x\\u0007\\u001b[2J';
+/** Any control character but the line feed (and what payorder's own colors need: none, with NO_COLOR). */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+const onTerminal = (args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, {
+    env: e2e.env({ NO_COLOR: '1', ...env }),
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    columns: 200,
+  });
+
+/**
+ * A token and order service of the test's own whose orders carry escape sequences where the
+ * sandbox would not put them (the status, the payment link), and whose "missing" order is a 502
+ * HTML page with them in its title.
+ */
+async function hostileService() {
+  const server = createServer(async (request, response) => {
+    for await (const _ of request);
+    if (request.url!.endsWith('/auth/token')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ access_token: 'opaque-token-1234567890', expires_in: 3600, token_type: 'Bearer' }),
+      );
+      return;
+    }
+    const uuid = request.url!.split('/').pop()!;
+    if (uuid === 'missing') {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end(`<html><head><title>${HOSTILE}Bad Gateway</title></head><body>\u009b2J</body></html>`);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        id: `/v2/api/orders/${uuid}`,
+        type: 'Order',
+        uuid,
+        amount: '1250',
+        status: `PAID${HOSTILE}`,
+        external_reference: `REF${HOSTILE}`,
+        links: {
+          checkout_link: `https://pay.example/${uuid}${HOSTILE}`,
+          success: 'https://s.example/ok',
+          failed: 'https://s.example/ko',
+        },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url, ...SHOP_ENV };
+}
+
+describe('text from the service on a terminal', () => {
+  it('the one-order table shows an escape sequence in the external reference as visible escapes', async () => {
+    await setup(0);
+    const created = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--amount',
+      '12.50',
+      '--description',
+      `Tea${HOSTILE}`,
+      '--success',
+      'https://s.example/ok',
+      '--fail',
+      'https://s.example/ko',
+      '--external-reference',
+      `WEB-1${HOSTILE}`,
+    ]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const { uuid } = JSON.parse(created.stdout);
+    const shown = await onTerminal(['order', 'get', uuid, '--env', 'sandbox']);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).not.toMatch(RAW_CONTROL);
+    expect(shown.stdout).toMatch(
+      new RegExp(`external reference\\s+WEB-1${HOSTILE_SHOWN.replace(/[\\[\]]/g, '\\$&')}\\n`),
+    );
+    // Colored, the only escape sequences are payorder's own colors (CSI … m).
+    const colored = await onTerminal(['order', 'get', uuid, '--env', 'sandbox'], {
+      FORCE_COLOR: '1',
+      NO_COLOR: '',
+    });
+    expect(colored.stdout.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(RAW_CONTROL);
+    expect(colored.stdout).toContain(`WEB-1${HOSTILE_SHOWN}`);
+    // JSON keeps the exact value, as valid JSON.
+    const json = await onTerminal(['order', 'get', uuid, '--env', 'sandbox', '-o', 'json']);
+    expect(JSON.parse(json.stdout).external_reference).toBe(`WEB-1${HOSTILE}`);
+    expect(json.stdout).not.toMatch(RAW_CONTROL);
+  });
+
+  it('the many-orders table, -o tsv, --field and --raw escape them too; JSON keeps the exact values', async () => {
+    const env = await hostileService();
+    const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+    const table = await onTerminal(['order', 'get', ...ids, '--env', 'sandbox'], env);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).not.toMatch(RAW_CONTROL);
+    expect(table.stdout).toContain(`PAID${HOSTILE_SHOWN}`);
+    expect(table.stdout).toContain(ids[1]);
+    for (const args of [['-o', 'tsv'], ['--field', 'external_reference'], ['--raw'], ['-o', 'table']]) {
+      const shown = await onTerminal(['order', 'get', ...ids, '--env', 'sandbox', ...args], env);
+      expect(shown.exitCode, args.join(' ')).toBe(0);
+      // TSV separates its columns with tabs; nothing else may be a control character.
+      expect(shown.stdout.replace(/\t/g, ' '), args.join(' ')).not.toMatch(RAW_CONTROL);
+      expect(shown.stdout, args.join(' ')).toContain(HOSTILE_SHOWN);
+    }
+    for (const format of ['json', 'ndjson']) {
+      const json = await onTerminal(['order', 'get', ...ids, '--env', 'sandbox', '-o', format], env);
+      expect(json.stdout).not.toMatch(RAW_CONTROL);
+      const orders =
+        format === 'json'
+          ? JSON.parse(json.stdout)
+          : json.stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l));
+      expect(orders.map((o: any) => [o.status, o.external_reference, o.links.checkout])).toEqual(
+        ids.map((id) => [`PAID${HOSTILE}`, `REF${HOSTILE}`, `https://pay.example/${id}${HOSTILE}`]),
+      );
+    }
+  });
+
+  it('an error excerpt from an HTML page with control characters shows none of them raw', async () => {
+    const env = await hostileService();
+    const result = await onTerminal(['order', 'get', 'missing', '--env', 'sandbox'], env);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+    expect(result.stderr).toContain(
+      `error: unexpected answer 502 from the order service (text/html): <html><head><title>${HOSTILE_SHOWN}Bad Gateway</title></head><body>\\u009b2J</body></html>`,
+    );
+  });
+
+  // The --debug trace escapes control characters like every other message: a server cannot retitle
+  // the window or clear the screen through it.
+  it('--debug: the traced answer body shows no raw control characters either', async () => {
+    const env = await hostileService();
+    const result = await onTerminal(['order', 'get', 'missing', '--env', 'sandbox', '--debug'], env);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('[debug] ← 502');
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
   });
 });
