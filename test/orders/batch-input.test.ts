@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { openInput } from '../../src/cli/input-file.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import {
   type InputLine,
   MAX_LINE_BYTES,
   openBatch,
-  openInput,
   readBatch,
   readLines,
 } from '../../src/orders/batch-input.js';
@@ -18,12 +18,13 @@ const OK = 'https://shop.example/thanks';
 const KO = 'https://shop.example/cart';
 /** Standard input for the calls that read a file: never read. */
 const NO_STDIN = Readable.from([]);
+const NO_SIGNAL = new AbortController().signal;
 
 /** Everything readBatch yields for a batch file with this content. */
 async function readText(text: string | Uint8Array): Promise<InputLine[]> {
   const path = join(tempDir('batch-input-'), 'batch');
   writeFileSync(path, text);
-  return readStream(openInput(path, NO_STDIN), path);
+  return readStream(openInput(path, NO_STDIN, NO_SIGNAL), path);
 }
 
 async function readStream(stream: Readable, label = 'stdin'): Promise<InputLine[]> {
@@ -365,6 +366,38 @@ describe('readBatch: CSV', () => {
     ]);
   });
 
+  it('reads on after a stray quote, even when a quote opens later on its line', async () => {
+    // A parser that read on inside that second quote would swallow the lines after it.
+    expect(await readText('amount,description\n1,ab"c,"x\n2,b\n3,"c\nd"\n')).toEqual([
+      {
+        line: 2,
+        problem:
+          'not valid CSV: a quote inside the unquoted value of column 2 (quote the whole value, doubling its quotes)',
+      },
+      { line: 3, fields: { amount: '2', description: 'b' } },
+      { line: 4, fields: { amount: '3', description: 'c\nd' } },
+    ]);
+  });
+
+  it('reports a stray quote at the end of a line, before the lines after it', async () => {
+    expect(await readText('amount,description\n1,a"\n\n2,b')).toEqual([
+      {
+        line: 2,
+        problem:
+          'not valid CSV: a quote inside the unquoted value of column 2 (quote the whole value, doubling its quotes)',
+      },
+      { line: 4, fields: { amount: '2', description: 'b' } },
+    ]);
+  });
+
+  it('keeps a carriage return inside a value as written, and numbers the lines after it right', async () => {
+    expect(await readText('amount,description\n1,"a\rb"\n2,c\rd\n3,e\n')).toEqual([
+      { line: 2, fields: { amount: '1', description: 'a\rb' } },
+      { line: 3, fields: { amount: '2', description: 'c\rd' } },
+      { line: 4, fields: { amount: '3', description: 'e' } },
+    ]);
+  });
+
   it('reports a quote left open at the end of the file', async () => {
     const lines = await readText('amount,description\n1,a\n2,"never closed\n');
     expect(lines).toEqual([
@@ -459,7 +492,7 @@ describe('readBatch: the CSV header is checked before any line', () => {
   it('closes the input it refuses', async () => {
     const path = join(tempDir('batch-input-'), 'orders.csv');
     writeFileSync(path, `amount,amount\n${'1,2\n'.repeat(50_000)}`);
-    const stream = openInput(path, NO_STDIN);
+    const stream = openInput(path, NO_STDIN, NO_SIGNAL);
     await expect(openBatch(stream, 'orders.csv')).rejects.toThrow('column "amount" is given twice');
     expect(stream.destroyed).toBe(true);
   });
@@ -558,6 +591,24 @@ describe('readBatch: bytes, encodings and limits', () => {
     );
   });
 
+  it('holds a CSV record over several lines to MAX_LINE_BYTES, as a line', async () => {
+    /** `1,"x…` and `y…"`: one record of this many bytes, the "\n" between its lines counted. */
+    const record = (bytes: number) => {
+      const room = bytes - '1,"\n"'.length;
+      return `1,"${'x'.repeat(room >> 1)}\n${'y'.repeat(room - (room >> 1))}"`;
+    };
+    expect(Buffer.byteLength(record(MAX_LINE_BYTES))).toBe(MAX_LINE_BYTES);
+    const [fits] = await readText(`amount,description\n${record(MAX_LINE_BYTES)}\n`);
+    expect(fits!.fields!.description).toHaveLength(MAX_LINE_BYTES - 4);
+    const { before, error } = await refusedFile(
+      `amount,description\n1,a\n${record(MAX_LINE_BYTES + 1)}\n2,b\n`,
+    );
+    expect(before).toEqual([{ line: 2, fields: { amount: '1', description: 'a' } }]);
+    expect(error.message).toBe(
+      '--input: the record starting on line 3 of orders.csv is longer than 65536 bytes (a quote left open?)',
+    );
+  });
+
   it('gives order get its lines the same way: numbered, bounded, without a byte order mark', async () => {
     const lines = [];
     for await (const line of readLines(Readable.from([Buffer.from('\uFEFFabc\r\n\n 42 \n')]), 'ids'))
@@ -578,18 +629,20 @@ describe('readBatch: bytes, encodings and limits', () => {
   });
 });
 
-describe('openInput', () => {
+describe('readBatch of what --input names (openInput)', () => {
   it('reads standard input for "-"', async () => {
     const stdin = Readable.from([Buffer.from('{"amount":"7"}\n')]);
-    expect(openInput('-', stdin)).toBe(stdin);
-    expect(await readStream(openInput('-', stdin))).toEqual([{ line: 1, fields: { amount: '7' } }]);
+    expect(openInput('-', stdin, NO_SIGNAL)).toBe(stdin);
+    expect(await readStream(openInput('-', stdin, NO_SIGNAL))).toEqual([
+      { line: 1, fields: { amount: '7' } },
+    ]);
   });
 
   it('turns a file that cannot be read into a usage error naming --input and the reason', async () => {
     const missing = join(tempDir('batch-input-'), 'missing.csv');
     let caught: unknown;
     try {
-      await readStream(openInput(missing, NO_STDIN), 'missing.csv');
+      await readStream(openInput(missing, NO_STDIN, NO_SIGNAL), 'missing.csv');
     } catch (error) {
       caught = error;
     }
