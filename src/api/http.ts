@@ -178,17 +178,16 @@ function transportError(error: unknown, exchange: Exchange, options: HttpOptions
   const address = new URL(exchange.url).origin;
   if (error instanceof TimeoutError) {
     const detail = `no answer within ${options.timeoutMs / 1000} s`;
-    return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail);
+    return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail, true);
   }
   const cause = rootCause(error);
   const detail = maskText(cause.code ?? cause.message ?? (error as Error).message, options.secrets);
-  // fetch refuses some addresses outright ("bad port"): that too happens before anything is sent.
   const notSent =
     NOT_SENT.test(cause.code ?? '') ||
     // fetch refusing the address, or a TLS handshake the peer cut: nothing of the request left.
     /^bad port$|before secure TLS connection was established/.test(cause.message ?? '');
   if (exchange.createsSomething && !notSent) return outcomeUnknown(address, detail);
-  return unreachable(address, detail, exchange.createsSomething);
+  return unreachable(address, detail, !notSent);
 }
 
 function outcomeUnknown(address: string, detail: string): CliError {
@@ -201,10 +200,11 @@ function outcomeUnknown(address: string, detail: string): CliError {
   );
 }
 
-function unreachable(address: string, detail: string, creating = false): CliError {
+/** No answer from the service; `maybeSent` when the request may have left (a lookup that timed out). */
+function unreachable(address: string, detail: string, maybeSent = false): CliError {
   return new CliError(
     'network',
-    `cannot reach ${address} (${detail})${creating ? '; nothing was sent' : ''}`,
+    `cannot reach ${address} (${detail})${maybeSent ? '' : '; nothing was sent'}`,
     {
       hint: 'check the address (payorder config list) and your network; nothing was changed',
     },

@@ -172,7 +172,9 @@ function batchLine(record: BatchRecord, paint: ReturnType<typeof painter>): stri
     return `${line}  ${mark}  ${record.order.amount}  ${colorStatus(paint, record.order.status)}  ${record.order.links.checkout ?? ''}`;
   }
   const mark = record.outcome === 'unknown' ? paint.yellow('? outcome unknown') : paint.red('✗');
-  const { amount, description } = record.input;
-  const asked = [amount, description === null ? null : JSON.stringify(description)].filter((v) => v !== null);
+  const { amount, description, external_reference: reference } = record.input;
+  const asked = [amount, description === null ? null : JSON.stringify(description), reference].filter(
+    (v) => v !== null,
+  );
   return `${line}  ${mark}  ${asked.length > 0 ? `${asked.join(' ')}  ` : ''}${record.error?.message ?? ''}`;
 }

@@ -292,7 +292,7 @@ describe('table', () => {
     expect(await write('table', BATCH, { records: batch })).toBe(
       [
         `line 2  ✓  12.50  PENDING  ${LINK_V2}`,
-        `line 3  ✗  1.234 "Gift\\twrap"  ${failure.message}`,
+        `line 3  ✗  1.234 "Gift\\twrap" INV-43  ${failure.message}`,
         `line 4  ↷ already created  5.00  PAID  ${LINK_V1}`,
         `line 5  ? outcome unknown  ${lost.message}`,
         '',

@@ -3,12 +3,12 @@
  * concurrency and shown in input order; a failed lookup is reported through the one error
  * renderer and makes the command fail once every id has been tried.
  */
-import { createInterface } from 'node:readline';
 import type { OrderResult, Target } from '../../api/service.js';
 import { openInput } from '../../cli/input-file.js';
 import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { CliError, usageError } from '../../errors.js';
+import { readLines } from '../../orders/input-lines.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { createOrderWriter } from '../../output/order-writer.js';
@@ -76,9 +76,10 @@ export async function parseOrderGetOptions(
 async function* idsFrom(args: string[], input: string | undefined, ctx: Context): AsyncGenerator<string> {
   yield* args;
   if (input === undefined) return;
-  const stream = openInput(input, ctx.io.stdin, ctx.signal);
-  for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (line.trim() !== '' && !line.trim().startsWith('#')) yield line.trim();
+  // Lines are read by bytes with a length limit: `--input /dev/zero` is refused, not read forever.
+  const label = input === '-' ? 'stdin' : input;
+  for await (const { text } of readLines(openInput(input, ctx.io.stdin, ctx.signal), label)) {
+    if (text.trim() !== '' && !text.trim().startsWith('#')) yield text.trim();
   }
 }
 

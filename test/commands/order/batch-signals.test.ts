@@ -1,0 +1,265 @@
+/**
+ * `order create --input` as a real process: a reader that goes away (`| head -1`), a second Ctrl-C
+ * while requests hang, and a stop while the input (a FIFO with no writer) gives nothing.
+ */
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, expectNoLeak, SECRET } from '../../helpers/cli.js';
+import { loginArgs, useE2E } from '../../helpers/e2e.js';
+import { call, journal } from '../../helpers/sandbox.js';
+import { describeWithTools, needsTool } from '../../helpers/tools.js';
+
+const e2e = useE2E();
+
+async function login() {
+  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+}
+
+function writeLines(count: number): string {
+  const file = join(e2e.dir, 'orders.ndjson');
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      amount: `${i + 1}.00`,
+      description: `line ${i + 1}`,
+      success: 'https://shop.example/ok',
+      fail: 'https://shop.example/ko',
+    }),
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const recordsOf = (stdout: string): any[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+
+/** The last event the journal holds for each line key (header lines left out). */
+function lastEvents(file: string): Map<string, string> {
+  const events = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.payorder_journal === undefined);
+  return new Map(events.map((e) => [e.key, e.event]));
+}
+
+const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
+const checkoutCount = async () => (await journal(e2e.sb.url, 'checkout')).length;
+
+/** The spawned CLI with its stderr readable while it runs. */
+function spawnBatch(args: string[]) {
+  const child = execa(process.execPath, [BIN, 'order', 'create', '--env', 'sandbox', ...args], {
+    env: e2e.env(),
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return { child, stderr: () => stderr };
+}
+
+/**
+ * Waits until payorder has taken the first signal (it says "stopping: …"), then long enough that a
+ * second one counts: main.ts takes a signal within 250 ms of the first as a re-raise of it, not a
+ * person pressing again. Counted from the message, which payorder writes once it has the signal.
+ */
+async function readyForSecondSignal(stderr: () => string): Promise<void> {
+  await expect.poll(stderr, { timeout: 5_000, interval: 20 }).toContain('stopping: no new line is sent');
+  await delay(300);
+}
+
+describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
+  it('the reader goes away: exit 141, the summary on stderr, and the sandbox holds what the journal says', async () => {
+    await login();
+    const file = writeLines(300);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
+      route: 'checkout',
+      fault: 'latency',
+      ms: 50,
+      times: 10_000,
+    });
+    const script = [
+      'set -o pipefail',
+      '"$NODE" "$BIN" order create --env sandbox --input "$FILE" --journal "$JOURNAL" -o ndjson | head -1',
+      'status=("${PIPESTATUS[@]}")',
+      'echo "pipestatus ${status[*]}"',
+      'exit "${status[0]}"',
+    ].join('\n');
+    const result = await execa('bash', ['-c', script], {
+      env: e2e.env({ NODE: process.execPath, BIN, FILE: file, JOURNAL: journalFile }),
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+    const [first, pipestatus, ...rest] = String(result.stdout).trim().split('\n');
+    const stderr = String(result.stderr);
+    expectNoLeak({ exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr });
+
+    expect(result.exitCode, stderr).toBe(141);
+    expect(pipestatus).toBe('pipestatus 141 0');
+    expect(rest).toEqual([]);
+    expect(JSON.parse(first!)).toMatchObject({ line: 1, outcome: 'created' });
+    expect(stderr).toMatch(
+      /error: stdout was closed: stopped sending after \d+ lines in [\d.]+ s: \d+ created, 0 already created, 0 failed, 0 outcome unknown; rerun with --journal /,
+    );
+    expect(stderr).toContain(
+      'hint: read the results to the end (or give -o to a file); the journal says what was done',
+    );
+
+    const last = [...lastEvents(journalFile).values()];
+    const created = last.filter((event) => event === 'created').length;
+    const sending = last.filter((event) => event === 'sending').length;
+    expect(last.every((event) => event === 'created' || event === 'sending')).toBe(true);
+    const orders = (await sandboxOrders()).length;
+    expect(orders).toBeGreaterThanOrEqual(created);
+    expect(orders).toBeLessThanOrEqual(created + sending);
+    // It stopped sending well before the end of the file.
+    expect(orders).toBeLessThan(300);
+    expect(await checkoutCount()).toBe(orders);
+  });
+});
+
+describe('a second Ctrl-C while requests hang', () => {
+  it('ends payorder at once with exit 130, saying how many requests were in flight; a resume never resends them', async () => {
+    await login();
+    const file = writeLines(20);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang', times: 1000 });
+    const { child, stderr } = spawnBatch([
+      '--input',
+      file,
+      '--journal',
+      journalFile,
+      '--concurrency',
+      '4',
+      '-o',
+      'ndjson',
+    ]);
+    // A hung request is recorded once the sandbox has carried it out and withheld its answer.
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBe(4);
+    child.kill('SIGINT');
+    await readyForSecondSignal(stderr);
+    expect(stderr()).toContain(
+      'stopping: no new line is sent; finishing 4 requests in flight (Ctrl-C again to abort at once)',
+    );
+    child.kill('SIGINT');
+    const secondSignal = performance.now();
+    const result = await child;
+    const ended = performance.now() - secondSignal;
+    expectNoLeak({ exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: stderr() });
+
+    expect(result.exitCode, stderr()).toBe(130);
+    expect(ended).toBeLessThan(2_000);
+    expect(String(result.stdout)).toBe('');
+    expect(stderr()).toMatch(
+      /error: aborted after 0 lines in [\d.]+ s: 0 created, 0 already created, 0 failed, 0 outcome unknown; 4 requests in flight: their outcome is unknown/,
+    );
+    expect(stderr()).toContain(
+      `hint: rerun with --journal ${journalFile}: lines in flight are reported unknown, never sent again`,
+    );
+    // Nothing was sent after the first Ctrl-C.
+    expect(await checkoutCount()).toBe(4);
+
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const resumed = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--input',
+      file,
+      '--journal',
+      journalFile,
+    ]);
+    expect(resumed.exitCode, resumed.stderr).toBe(5);
+    const records = recordsOf(resumed.stdout);
+    expect(records.filter((r) => r.outcome === 'unknown').map((r) => r.line)).toEqual([1, 2, 3, 4]);
+    expect(resumed.stderr).toContain('16 created, 0 already created, 0 failed, 4 outcome unknown');
+    const sent = (await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description);
+    expect(sent).toHaveLength(16);
+    expect(sent).not.toContain('line 1');
+    // The hung requests were carried out: with the resumed lines, every line has exactly one order.
+    expect(await sandboxOrders()).toHaveLength(20);
+  });
+});
+
+/** Whether the process has `path` open (Linux: /proc/PID/fd). */
+function hasOpen(pid: number, path: string): boolean {
+  const folder = `/proc/${pid}/fd`;
+  try {
+    return readdirSync(folder).some((fd) => {
+      try {
+        return readlinkSync(join(folder, fd)) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+const mkfifo = needsTool('mkfifo');
+describeWithTools(['mkfifo'], 'order create --input FIFO with no writer', () => {
+  beforeAll(mkfifo.check);
+
+  /** Starts a batch reading a FIFO nobody writes to; resolves once payorder has it open. */
+  async function waitingOnFifo() {
+    await login();
+    const fifo = join(e2e.dir, 'orders.fifo');
+    await execa('mkfifo', [fifo]);
+    const running = spawnBatch(['--input', fifo, '-o', 'ndjson']);
+    const real = realpathSync(fifo);
+    await expect.poll(() => hasOpen(running.child.pid!, real), { timeout: 15_000, interval: 20 }).toBe(true);
+    return running;
+  }
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'SIGTERM, then a second SIGTERM: it ends within 2 s with exit 130, nothing sent',
+    async () => {
+      const { child, stderr } = await waitingOnFifo();
+      child.kill('SIGTERM');
+      const firstSignal = performance.now();
+      // The first one alone may already end it; if not, the second one must.
+      const endedAlready = await Promise.race([
+        child.then(() => true),
+        readyForSecondSignal(stderr).then(() => false),
+      ]);
+      if (!endedAlready) child.kill('SIGTERM');
+      const result = await child;
+      expect(performance.now() - firstSignal).toBeLessThan(2_000);
+      expect(result.exitCode, stderr()).toBe(130);
+      expect(String(result.stdout)).toBe('');
+      expect(await journal(e2e.sb.url)).toEqual([]);
+    },
+  );
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'a single SIGINT ends it (the stop does not wait for input): exit 130, the summary, nothing sent',
+    async () => {
+      const { child, stderr } = await waitingOnFifo();
+      child.kill('SIGINT');
+      const signalled = performance.now();
+      const result = await child;
+      expect(performance.now() - signalled).toBeLessThan(2_000);
+      expect(result.exitCode, stderr()).toBe(130);
+      expect(String(result.stdout)).toBe('');
+      expect(stderr()).toContain('stopping: no new line is sent; finishing 0 requests in flight');
+      expect(stderr()).toMatch(/error: interrupted after 0 lines in [\d.]+ s: 0 created/);
+      expect(await journal(e2e.sb.url)).toEqual([]);
+    },
+  );
+});
