@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
+import { MAX_LINE_BYTES } from '../../../src/orders/input-lines.js';
 import { SECRET } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { loginArgs, SHOP_ENV, useE2E } from '../../helpers/e2e.js';
@@ -131,6 +132,17 @@ describe('order get', () => {
     expect(
       JSON.parse((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--json'])).stdout).uuid,
     ).toBe(order.uuid);
+  });
+
+  it('an --input with no line end (/dev/zero) is refused at the line limit, nothing sent', async () => {
+    await setup(0);
+    const result = await e2e.run(['order', 'get', '--env', 'sandbox', '--input', '/dev/zero']);
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '[]\n',
+      stderr: `error: --input: line 1 of /dev/zero is longer than ${MAX_LINE_BYTES} bytes\n`,
+    });
+    expect(await journal(e2e.sb.url, 'lookup')).toHaveLength(0);
   });
 
   it('needs an id', async () => {
