@@ -3,14 +3,38 @@
  * code they share split into dist/chunks/. `npm run build` runs this file; the test run's global
  * setup imports build() so that tests never run a stale dist/.
  */
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The build's output: the two entry points and their chunks. */
-const OUTPUTS = ['main.js', 'sandbox.js', 'chunks'];
+/** The build's output: the two entry points, their chunks, and migrate-check's grammars. */
+const OUTPUTS = ['main.js', 'sandbox.js', 'chunks', 'grammars'];
+
+/**
+ * The WebAssembly files migrate-check parses source code with (src/migrate/syntax/), as "package/path
+ * inside it": the tree-sitter runtime (whose JavaScript is bundled) and one grammar per language.
+ * Only these files are taken from the grammar packages, which are dev dependencies: a user installs
+ * none of them, so their native install steps never run at a user's end.
+ */
+const GRAMMARS = [
+  'web-tree-sitter/web-tree-sitter.wasm',
+  ...['javascript', 'typescript', 'tsx', 'php', 'python', 'ruby', 'java', 'c-sharp', 'go', 'bash'].map(
+    (name) => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`,
+  ),
+  '@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm',
+  // Configuration: Terraform and other HCL files (src/migrate/config-files.ts).
+  '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm',
+  '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm',
+];
+
+/** Copies the grammars into `folder`, each under its own file name. */
+function copyGrammars(folder) {
+  mkdirSync(folder, { recursive: true });
+  for (const file of GRAMMARS) copyFileSync(join(ROOT, 'node_modules', file), join(folder, basename(file)));
+}
 
 /**
  * Bundles the CLI and the sandbox into a fresh folder, then swaps it into dist/: a leftover chunk
@@ -41,9 +65,13 @@ export async function build() {
     banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
     logLevel: 'warning',
   });
+  copyGrammars(fileURLToPath(new URL(`../${next}/grammars`, import.meta.url)));
   for (const output of OUTPUTS) {
     rmSync(new URL(`../dist/${output}`, import.meta.url), { recursive: true, force: true });
-    renameSync(new URL(`../${next}/${output}`, import.meta.url), new URL(`../dist/${output}`, import.meta.url));
+    renameSync(
+      new URL(`../${next}/${output}`, import.meta.url),
+      new URL(`../dist/${output}`, import.meta.url),
+    );
   }
   rmSync(new URL(`../${next}`, import.meta.url), { recursive: true, force: true });
 }

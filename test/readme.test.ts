@@ -5,25 +5,17 @@
  * npm run demo) are covered by their own tests and skipped here.
  */
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/errors.js';
+import { TEST_ACCOUNT } from '../src/sandbox/accounts.js';
 import { BIN, expectNoLeak, tempDir } from './helpers/cli.js';
+import { unusedPort } from './helpers/servers.js';
 import { needsTool } from './helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run demo\b)/;
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
@@ -36,7 +28,7 @@ const RUNS_GREEN = tools.title('every sh block runs green, in order, against a s
 describe('README', () => {
   it(RUNS_GREEN, { skip: tools.skip, timeout: 150_000 }, async () => {
     tools.check();
-    const port = await freePort();
+    const port = await unusedPort();
     const work = tempDir('payorder-readme-');
     const shims = join(work, '.bin');
     mkdirSync(shims);
@@ -63,9 +55,9 @@ describe('README', () => {
         PAYORDER_CONFIG_DIR: join(work, 'config'),
         PAYORDER_AUTH_URL: sandboxUrl,
         PAYORDER_CHECKOUT_URL: sandboxUrl,
-        PAYORDER_USERNAME: 'sandbox-merchant',
-        PAYORDER_CLIENT_ID: 'sandbox-client',
-        PAYORDER_CLIENT_SECRET_ID: 'sandbox-secret',
+        PAYORDER_USERNAME: TEST_ACCOUNT.username,
+        PAYORDER_CLIENT_ID: TEST_ACCOUNT.clientId,
+        PAYORDER_CLIENT_SECRET_ID: TEST_ACCOUNT.clientSecretId,
       },
     });
     expect(result.exitCode, `${result.stderr}\n${result.stdout}`.slice(-3000)).toBe(0);
@@ -80,7 +72,8 @@ describe('README', () => {
     expect(result.stdout).toContain('"code":"1003"');
     expect(result.stdout).toMatch(/^exit 2$/m);
     expect(result.stderr).toContain('--amount: must have at most 2 decimals');
-    expect(readFileSync(join(work, 'orders.v2.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
+    // --fix keeps NDJSON line for line: the two bodies it cannot convert stay, as they were.
+    expect(readFileSync(join(work, 'orders.v2.ndjson'), 'utf8').trim().split('\n')).toHaveLength(4);
   });
 
   it('documents every exit code, every PAYORDER_ variable and every command', async () => {

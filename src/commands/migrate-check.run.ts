@@ -2,15 +2,15 @@
  * `payorder migrate-check`, the work: check the paths (and payorder's own setup), convert bodies
  * with --fix, and report in text, JSON or SARIF. Exit 1 when not ready is the report's verdict.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { readAll } from '../cli/read-all.js';
 import type { Context } from '../context.js';
 import { type EnvName, normalizeEnv } from '../contract/environments.js';
 import { CliError, usageError } from '../errors.js';
-import { renderHuman, renderJson, renderSarif, summarize } from '../migrate/report.js';
-import { type Finding, RULES } from '../migrate/rules.js';
-import { type ScanResult, scan } from '../migrate/scan.js';
+import { type Outcome, renderHuman, renderJson, renderSarif, summarize } from '../migrate/report.js';
+import { rulesDoc, rulesText } from '../migrate/rules-doc.js';
+import { type FixedFile, scan } from '../migrate/scan.js';
 import { checkConfig, checkLive } from '../migrate/setup.js';
 import { note, painter } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
@@ -57,49 +57,72 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
   return options;
 }
 
-export type MigrateResult = { kind: 'rules' } | { kind: 'report'; result: ScanResult; findings: Finding[] };
+export type MigrateResult = { kind: 'rules' } | ({ kind: 'report'; fixed: FixedFile[] } & Outcome);
 
 export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Promise<MigrateResult> {
   if (options.rulesOnly) return { kind: 'rules' };
   const stdinText = options.paths.includes('-') ? await readAll(ctx.io.stdin) : undefined;
-  const result = scan(options.paths, { fix: options.fix, stdinText });
+  const result = await scan(options.paths, { fix: options.fix, stdinText });
   if (options.fix && result.fixed.length === 0)
     throw usageError('--fix converts bodies and HAR captures; none were given');
-  const findings = [...result.findings];
-  if (options.config) findings.push(...(await checkConfig(ctx)));
-  if (options.live) findings.push(...(await checkLive(ctx, options.live)));
-  return { kind: 'report', result, findings };
+  const setup = options.config ? await checkConfig(ctx) : [];
+  const notChecked: string[] = [];
+  if (options.live) {
+    const live = await checkLive(ctx, options.live);
+    setup.push(...live.findings);
+    if (live.notChecked) notChecked.push(live.notChecked);
+  }
+  return {
+    kind: 'report',
+    fixed: result.fixed,
+    findings: result.findings,
+    setup,
+    files: result.files,
+    notChecked,
+  };
 }
 
-function serialize(format: string, items: unknown[]): string {
-  if (format === 'ndjson') return items.map((item) => `${JSON.stringify(item)}\n`).join('');
-  if (format === 'json') return `${JSON.stringify(items[0] ?? null, null, 2)}\n`;
-  return `${JSON.stringify(items, null, 2)}\n`;
+/** "orders.ndjson" → "orders.v2.ndjson", "checkout.har" → "checkout.v2.har". */
+function v2Name(file: string): string {
+  return join(dirname(file), `${basename(file, extname(file))}.v2${extname(file)}`);
 }
 
-/** "orders.ndjson" → "orders.v2.ndjson"; a HAR becomes JSON request records. */
-function v2Name(file: string, format: string): string {
-  const ext = format === 'har' ? '.json' : extname(file);
-  return join(dirname(file), `${basename(file, extname(file))}.v2${ext}`);
+/** Creates `target` with `text`; never over an existing file, even one that appeared a moment ago. */
+function createFile(target: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(target, 'wx');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST')
+      throw usageError(`--write: ${target} already exists; payorder never writes over a file`);
+    throw new CliError('io', `--write: cannot create ${target} (${code ?? (error as Error).message})`);
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function writeFixed(result: ScanResult, options: MigrateOptions, ctx: Context): void {
-  for (const fixed of result.fixed) {
-    const text = serialize(fixed.format === 'har' ? 'array' : fixed.format, fixed.items);
-    if (fixed.skipped > 0)
-      note(
-        ctx,
-        `${fixed.file}: ${fixed.skipped} item${fixed.skipped === 1 ? '' : 's'} could not be converted (see the findings); left out`,
-      );
+function writeFixed(fixed: FixedFile[], options: MigrateOptions, ctx: Context): void {
+  if (options.write) {
+    if (fixed.some((file) => file.file === '<stdin>')) throw usageError('--write needs files, not stdin');
+    // Refuse before writing anything when a target is there already.
+    for (const file of fixed) {
+      const target = v2Name(file.file);
+      if (existsSync(target))
+        throw usageError(`--write: ${target} already exists; payorder never writes over a file`);
+    }
+  }
+  for (const file of fixed) {
+    for (const line of file.notes) note(ctx, line);
     if (!options.write) {
-      ctx.io.stdout.write(text);
+      ctx.io.stdout.write(file.text);
       continue;
     }
-    if (fixed.file === '<stdin>') throw usageError('--write needs files, not stdin');
-    const target = v2Name(fixed.file, fixed.format);
-    if (existsSync(target))
-      throw usageError(`--write: ${target} already exists; payorder never writes over a file`);
-    writeFileSync(target, text);
+    const target = v2Name(file.file);
+    createFile(target, file.text);
     note(ctx, `wrote ${target}`);
   }
 }
@@ -107,17 +130,14 @@ function writeFixed(result: ScanResult, options: MigrateOptions, ctx: Context): 
 export function renderMigrateCheck(outcome: MigrateResult, options: MigrateOptions, ctx: Context): void {
   if (outcome.kind === 'rules') {
     render(ctx, chooseFormat(ctx, { asked: options.json ? 'json' : undefined, whenPiped: 'table' }), {
-      json: RULES,
-      human: () =>
-        RULES.map(
-          (rule) => `${rule.id}  ${rule.severity.padEnd(7)}  ${rule.name.padEnd(20)}  ${rule.summary}`,
-        ).join('\n'),
+      json: rulesDoc(),
+      human: rulesText,
     });
     return;
   }
-  const { result, findings } = outcome;
-  if (options.fix) writeFixed(result, options, ctx);
-  const summary = summarize(findings, result.files, ctx.clock());
+  if (options.fix) writeFixed(outcome.fixed, options, ctx);
+  const summary = summarize(outcome, ctx.clock());
+  const findings = [...outcome.findings, ...outcome.setup];
   const report =
     options.report === 'sarif'
       ? renderSarif(findings, VERSION)
@@ -126,10 +146,13 @@ export function renderMigrateCheck(outcome: MigrateResult, options: MigrateOptio
         : renderHuman(findings, summary, painter(ctx.io.colorOut));
   // With --fix on stdout, the converted bodies are the data; the report goes to stderr.
   (options.fix && !options.write ? ctx.io.stderr : ctx.io.stdout).write(report);
-  if (!summary.ready)
+  if (summary.ready === false)
     throw new CliError(
       'rejected',
       `not ready for v2: ${summary.counts.error} error${summary.counts.error === 1 ? '' : 's'}`,
       { reported: true },
     );
+  // Exit 5: the service could not be reached, so there is no verdict either way.
+  if (summary.ready === null)
+    throw new CliError('network', `could not check: ${summary.not_checked.join('; ')}`, { reported: true });
 }

@@ -15,8 +15,10 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     .summary('is this v1 integration ready for v2?')
     .description(
       'Check an integration for what breaks on API v2 before v1 is switched off on 2026-12-31: request ' +
-        'bodies (JSON, arrays, NDJSON), request records, HAR captures, source code in any language (honoring ' +
-        '.gitignore), and your payorder setup. Exit 0 when ready (no error), 1 when not, 2 on bad usage.',
+        'bodies (JSON, arrays, NDJSON), request records, HAR captures, Postman collections, configuration ' +
+        '(.env, YAML, JSON, Terraform/HCL, .properties), source code in any language (honoring .gitignore), ' +
+        'and your payorder setup. Exit 0 when ready (no error), 1 when not, 2 on bad usage, 5 when --live ' +
+        'could not reach the service.',
     )
     .argument('[paths...]', 'files or folders to check; - for stdin')
     .option('--config', "check payorder's own setup: v2 addresses for every environment you are logged into")
@@ -27,9 +29,9 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     );
   jsonOption(command, 'print the report as JSON')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']))
-    .option('--fix', 'print the v2 equivalents of bodies and HAR entries (source code is never changed)')
+    .option('--fix', 'print the v2 equivalents of bodies and HAR captures (source code is never changed)')
     .option('--write', 'with --fix: write them next to each source as NAME.v2.EXT, never over a file')
-    .option('--rules', 'list the rules');
+    .option('--rules', 'list the rules, each with the spec step it comes from and a bad and a good example');
   conventions(command);
   examples(command, [
     ['check a shop and your payorder setup', 'payorder migrate-check src/ --config'],

@@ -4,6 +4,7 @@
  */
 import { GRANT_TYPE, LINK_FIELDS, ORDER_FIELDS, TOKEN_FIELDS } from '../contract/fields.js';
 import { AmountError, formatCents, parseAmount, parseCents } from '../contract/money.js';
+import { type ApiVersion, PATHS } from '../contract/versions.js';
 import { type Finding, finding, type Location } from './rules.js';
 
 const v1User = TOKEN_FIELDS.v1.user;
@@ -55,6 +56,11 @@ export interface BodyCheck {
   findings: Finding[];
   /** Whether this file already reported v2's optional external reference (once per file is enough). */
   toldReference: { value: boolean };
+  /**
+   * Tells a value filled in later (a Postman `{{amount}}`) from a real one: such a value is neither
+   * valid nor invalid, so only what is certain about it is reported.
+   */
+  placeholder?: (value: unknown) => boolean;
 }
 
 function checkToken(body: Json, at: (pointer: string) => Location, out: Finding[]): void {
@@ -122,7 +128,18 @@ function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[
       ),
     );
   }
-  if (hasAmount) {
+  if (hasAmount && check.placeholder?.(amount)) {
+    if (v1)
+      out.push(
+        finding(
+          'PO104',
+          at(`/${order.amount}`),
+          `the amount comes from ${String(amount)}, filled in as a v1 (decimal) amount`,
+          `fill ${String(amount)} with whole cents as an integer string ("149.90" → "14990")`,
+          'warning',
+        ),
+      );
+  } else if (hasAmount) {
     if (typeof amount !== 'string') {
       out.push(
         finding(
@@ -135,7 +152,18 @@ function checkOrder(body: Json, at: (pointer: string) => Location, out: Finding[
     } else {
       try {
         const cents = (v1 ? parseAmount : parseCents)(amount);
-        if (v1)
+        // Whole units in a v1 body, or an amount already converted to cents: only its author knows.
+        if (v1 && !amount.includes('.'))
+          out.push(
+            finding(
+              'PO104',
+              at(`/${order.amount}`),
+              `amount "${amount}" in a v1 body has no decimal point: whole units on v1, or already cents?`,
+              `amount "${amount}" → "${formatCents(cents)}" if it is whole units; confirm it is not already in cents`,
+              'warning',
+            ),
+          );
+        else if (v1)
           out.push(
             finding(
               'PO104',
@@ -200,16 +228,56 @@ function checkOrderResponse(body: Json, at: (pointer: string) => Location, out: 
     );
 }
 
-export function v1Path(url: string): { path: string; v2: string } | undefined {
-  let pathname: string;
+/** The path of a URL; a templated one (`{{auth_url}}/1/auth/token`, `${base}/1/checkout`) as written. */
+function pathOf(url: string): string | undefined {
+  if (!/^[a-z][a-z\d+.-]*:/i.test(url)) return url.replace(/[?#].*$/s, '');
   try {
-    pathname = new URL(url, 'http://relative.invalid').pathname;
+    return new URL(url).pathname;
   } catch {
     return undefined;
   }
-  const match = /^(.*?)\/1(\/(?:auth\/token|checkout|order\/[^/]+))\/?$/.exec(pathname);
-  if (!match) return undefined;
-  return { path: pathname, v2: `${match[1]}/v2/api${match[2]!.replace(/^\/order\//, '/orders/')}` };
+}
+
+/** One of the service's endpoints (spec §4): the token request, order creation, or a lookup. */
+export interface Endpoint {
+  version: ApiVersion;
+  kind: 'token' | 'checkout' | 'lookup';
+  /** The path as found. */
+  path: string;
+  /** What comes before the version prefix (a base address's own path, or a template). */
+  before: string;
+  /** The lookup's v1 id or v2 uuid. */
+  id?: string;
+}
+
+const ENDPOINT = /^(.*?)\/(1|v2\/api)\/(?:(auth\/token)|(checkout)|(orders?)\/([^/]+))\/?$/;
+
+/** The endpoint a URL calls, when it is one of the service's (by its versioned path). */
+export function serviceEndpoint(url: string): Endpoint | undefined {
+  const path = pathOf(url);
+  const match = path === undefined ? null : ENDPOINT.exec(path);
+  if (!path || !match) return undefined;
+  const version: ApiVersion = match[2] === '1' ? 'v1' : 'v2';
+  const before = match[1]!;
+  if (match[3]) return { version, kind: 'token', path, before };
+  if (match[4]) return { version, kind: 'checkout', path, before };
+  // v1 looks an order up at /order/:id, v2 at /orders/:uuid (spec §4.3); a v2 prefix before the v1
+  // path is a half-done migration, still the service's request.
+  if (match[5] === 'orders' && version === 'v1') return undefined;
+  return { version, kind: 'lookup', path, before, id: match[6] };
+}
+
+/** A v1 endpoint's path and its v2 equivalent (a lookup's as `/orders/:uuid`: v2 does not take the v1 id). */
+export function v1Path(url: string): { path: string; v2: string; endpoint: Endpoint } | undefined {
+  const endpoint = serviceEndpoint(url);
+  if (endpoint?.version !== 'v1') return undefined;
+  const v2 =
+    endpoint.kind === 'token'
+      ? PATHS.token('v2')
+      : endpoint.kind === 'checkout'
+        ? PATHS.checkout('v2')
+        : PATHS.lookup('v2');
+  return { path: endpoint.path, v2: endpoint.before + v2, endpoint };
 }
 
 export function parseMaybe(text: unknown): unknown {
@@ -253,8 +321,15 @@ export function checkItem(
             `${record.method} ${path.v2} on the v2 base address`,
           ),
         );
-      if (/\/order\/[^/]+\/?$/.test(url))
-        out.push(finding('PO106', at('/url'), 'the v1 lookup path /order/:id', 'GET /orders/:uuid'));
+      if (path?.endpoint.kind === 'lookup' || /\/order\/[^/]+\/?$/.test(url))
+        out.push(
+          finding(
+            'PO106',
+            at('/url'),
+            'the v1 lookup path /order/:id',
+            `GET ${PATHS.lookup('v2')} with the order's uuid (not its v1 id)`,
+          ),
+        );
       const body = parseMaybe(record.body);
       if (body !== undefined) {
         const inner = (pointer: string) => at(`/body${pointer}`);
@@ -273,7 +348,7 @@ export function checkItem(
   return kind;
 }
 
-/** Checks a HAR capture's entries: requests like records, answers for v1-only fields. */
+/** Checks a HAR capture's entries: the service's requests like records, answers for v1-only fields. */
 export function checkHar(har: Json, file: string, check: BodyCheck): void {
   const entries = ((har.log as Json | undefined)?.entries ?? []) as Json[];
   entries.forEach((entry, index) => {
@@ -288,7 +363,8 @@ export function checkHar(har: Json, file: string, check: BodyCheck): void {
       url: request.url,
       body: (request.postData as Json | undefined)?.text,
     };
-    if (typeof record.method === 'string' && typeof record.url === 'string') {
+    // Only the service's own requests: a shop's pages and analytics beacons may carry look-alike bodies.
+    if (typeof record.method === 'string' && typeof record.url === 'string' && serviceEndpoint(record.url)) {
       checkItem(
         record,
         (pointer) =>

@@ -7,22 +7,45 @@ import { daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
 import { type Finding, type Location, RULES, type Severity } from './rules.js';
 
 export interface Summary {
-  ready: boolean;
+  /** True with no error; false with one; null when nothing was wrong but something could not be checked. */
+  ready: boolean | null;
+  /** Files read. */
   files: number;
+  /** Files read that have a finding. */
+  files_with_findings: number;
+  /** Findings about payorder's own setup (--config, --live). */
+  setup_findings: number;
   counts: Record<Severity, number>;
   sunset: { date: string; days_left: number };
+  /** What could not be checked, and why (the service unreachable for --live). */
+  not_checked: string[];
 }
 
-export function summarize(findings: Finding[], files: number, now: Date): Summary {
+export interface Outcome {
+  /** Findings in the files read. */
+  findings: Finding[];
+  /** Findings about payorder's own setup. */
+  setup: Finding[];
+  files: number;
+  notChecked: string[];
+}
+
+export function summarize({ findings, setup, files, notChecked }: Outcome, now: Date): Summary {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
+  for (const f of setup) counts[f.severity]++;
   return {
-    ready: counts.error === 0,
+    ready: counts.error > 0 ? false : notChecked.length > 0 ? null : true,
     files,
+    files_with_findings: new Set(findings.map((f) => f.location.file)).size,
+    setup_findings: setup.length,
     counts,
     sunset: { date: V1_SUNSET, days_left: daysUntilSunset(now) },
+    not_checked: notChecked,
   };
 }
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function where(location: Location): string {
   if (location.line !== undefined) return `${location.line}:${location.column ?? 1}`;
@@ -31,12 +54,18 @@ function where(location: Location): string {
 
 export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkInstance): string {
   const lines: string[] = [];
+  // Grouped with one push per finding: copying a file's list for each finding made a file with many
+  // findings take time quadratic in their number.
   const byFile = new Map<string, Finding[]>();
-  for (const f of findings) byFile.set(f.location.file, [...(byFile.get(f.location.file) ?? []), f]);
+  for (const f of findings) {
+    const list = byFile.get(f.location.file);
+    if (list) list.push(f);
+    else byFile.set(f.location.file, [f]);
+  }
   const color = { error: paint.red, warning: paint.yellow, info: paint.blue };
   for (const [file, list] of byFile) {
     lines.push(paint.underline(file));
-    const width = Math.max(...list.map((f) => where(f.location).length));
+    const width = list.reduce((widest, f) => Math.max(widest, where(f.location).length), 0);
     for (const f of list) {
       lines.push(
         `  ${paint.dim(where(f.location).padEnd(width))}  ${color[f.severity](f.severity.padEnd(7))} ${paint.dim(f.rule)}  ${f.message}`,
@@ -52,14 +81,20 @@ export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkI
     lines.push('');
   }
   const { counts } = summary;
-  const tally = `${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.info} info`;
-  lines.push(
-    summary.ready
-      ? paint.green(`✓ ready for v2 (${tally}; ${summary.files} file${summary.files === 1 ? '' : 's'} read)`)
-      : paint.red(
-          `✗ not ready for v2: ${tally} in ${byFile.size} of ${summary.files} file${summary.files === 1 ? '' : 's'} read`,
-        ),
-  );
+  const tally = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`;
+  const read = `${plural(summary.files, 'file')} read`;
+  const notChecked = summary.not_checked.join('; ');
+  if (summary.ready === true) lines.push(paint.green(`✓ ready for v2 (${tally}; ${read})`));
+  else if (summary.ready === null)
+    lines.push(paint.yellow(`? could not check: ${notChecked} (${tally}; ${read})`));
+  else {
+    const places = [
+      ...(summary.files_with_findings > 0 ? [`in ${summary.files_with_findings} of ${read}`] : []),
+      ...(summary.setup_findings > 0 ? ['in your payorder setup'] : []),
+    ];
+    lines.push(paint.red(`✗ not ready for v2: ${tally} ${places.join(' and ')}`));
+    if (notChecked) lines.push(paint.yellow(`? not checked: ${notChecked}`));
+  }
   const { days_left: days } = summary.sunset;
   lines.push(
     days < 0

@@ -1,132 +1,244 @@
 /**
  * Reads what migrate-check was given (files, folders, stdin) and sends each to the right checker:
- * HAR captures, JSON / JSON arrays / NDJSON bodies, or source code.
+ * HAR captures, Postman collections, JSON / JSON arrays / NDJSON bodies, configuration files
+ * (.env, YAML, JSON, HCL, .properties), or source code. Async all the way, so a checker may be.
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { usageError } from '../errors.js';
 import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
+import { checkConfigFile, configFormatOf, isConfigJsonName, jsonConfigTree } from './config-files.js';
 import { findFiles } from './files.js';
-import { fixHar, fixItem } from './fix.js';
-import type { Finding, Location } from './rules.js';
-import { checkSource } from './source.js';
+import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
+import { checkPostman, isPostmanCollection } from './postman.js';
+import { type Finding, finding, type Location } from './rules.js';
+import { checkSources, type SourceFile } from './source.js';
 
 export type BodyFormat = 'json' | 'array' | 'ndjson' | 'har';
 
-/** A file of bodies and its v2 equivalents, for --fix. */
-export interface FixedFile {
+/** A file of bodies (or a HAR capture) and its v2 equivalent, for --fix. */
+export interface FixedFile extends FixedText {
   file: string;
   format: BodyFormat;
-  items: unknown[];
-  /** Items that could not be converted (invalid already, or not for the service). */
-  skipped: number;
 }
 
 export interface ScanResult {
   findings: Finding[];
+  /** How many files were read. */
   files: number;
   fixed: FixedFile[];
 }
 
-const BODY_EXTENSIONS = new Set(['.json', '.ndjson', '.jsonl', '.har']);
+export type { SourceFile } from './source.js';
 
-function parseJson(text: string, file: string, explicit: boolean): unknown {
+/** Checks source files (any language), all of a run at once; findings come grouped by file. */
+export type SourceChecker = (files: SourceFile[]) => Promise<Finding[]>;
+
+export interface ScanOptions {
+  fix: boolean;
+  /** The text of stdin, when '-' is among the paths. */
+  stdinText?: string;
+  /** The source checker: src/migrate/source.ts's by default. */
+  checkSources?: SourceChecker;
+}
+
+const JSON_EXTENSIONS = new Set(['.json', '.ndjson', '.jsonl', '.har']);
+const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl']);
+
+/** Appends findings one by one: spreading a long list into push() overflows the call stack. */
+function add(target: Finding[], findings: Iterable<Finding>): void {
+  for (const found of findings) target.push(found);
+}
+
+function tryParse(text: string): { value: unknown } | { error: string } {
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text) };
   } catch (error) {
-    if (explicit) throw usageError(`${file}: not valid JSON (${(error as Error).message})`, { field: file });
-    return undefined;
+    return { error: (error as Error).message };
   }
 }
 
 function looksLikeNdjson(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  return lines.length > 1 && lines.every((l) => l.trim().startsWith('{'));
+  let lines = 0;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    if (!trimmed.startsWith('{')) return false;
+    lines++;
+  }
+  return lines > 1;
 }
 
-function scanBodies(
+/** The file's findings, and whether it holds bodies at all (else a walked file says nothing). */
+interface BodyScan {
+  check: BodyCheck;
+  kinds: Kind[];
+}
+
+function newCheck(): BodyScan {
+  return { check: { findings: [], toldReference: { value: false } }, kinds: [] };
+}
+
+function scanNdjson(text: string, file: string, explicit: boolean, result: ScanResult, fix: boolean): void {
+  const { check, kinds } = newCheck();
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const inputs: FixInput[] = lines.map((raw, index) => {
+    const label = `line ${index + 1}`;
+    const line = raw.replace(/\r$/, '');
+    if (line.trim() === '') return { label, value: undefined, text: raw, parsed: true };
+    const at = (pointer: string): Location => ({ file, item: label, pointer: pointer || '/' });
+    const parsed = tryParse(line);
+    if ('error' in parsed) {
+      // One broken line is a finding on that line: the other lines are still checked.
+      check.findings.push(
+        /^\s*[{[]/.test(line)
+          ? finding(
+              'PO201',
+              { file, item: label },
+              `${label} is not valid JSON (${parsed.error})`,
+              'repair the line: each NDJSON line is one JSON body',
+            )
+          : finding(
+              'PO202',
+              { file, item: label },
+              `${label} is not JSON`,
+              'remove the line, or make it a JSON body',
+            ),
+      );
+      return { label, value: undefined, text: raw, parsed: false };
+    }
+    kinds.push(checkItem(parsed.value, at, check, explicit));
+    return { label, value: parsed.value, text: raw, parsed: true };
+  });
+  if (!explicit && !kinds.some((kind) => kind !== 'unknown')) return;
+  add(result.findings, check.findings);
+  if (fix) result.fixed.push({ file, format: 'ndjson', ...fixNdjson(file, inputs) });
+}
+
+async function scanJson(
   text: string,
   file: string,
   explicit: boolean,
   result: ScanResult,
   fix: boolean,
-): boolean {
-  const check: BodyCheck = { findings: [], toldReference: { value: false } };
-  const kinds: Kind[] = [];
-  let format: BodyFormat;
-  let items: Array<{ value: unknown; at: (pointer: string) => Location }> = [];
-  let har: Record<string, unknown> | undefined;
-  if (extname(file) === '.ndjson' || extname(file) === '.jsonl' || looksLikeNdjson(text)) {
-    format = 'ndjson';
-    text.split('\n').forEach((line, index) => {
-      if (line.trim() === '') return;
-      const value = parseJson(line, `${file} line ${index + 1}`, explicit);
-      items.push({ value, at: (pointer) => ({ file, item: `line ${index + 1}`, pointer: pointer || '/' }) });
-    });
-  } else {
-    const value = parseJson(text, file, explicit);
-    if (value === undefined) return false;
-    if (typeof value === 'object' && value !== null && 'log' in value) {
-      format = 'har';
-      har = value as Record<string, unknown>;
-    } else if (Array.isArray(value)) {
-      format = 'array';
-      items = value.map((item, index) => ({
-        value: item,
-        at: (pointer: string) => ({ file, item: `item ${index}`, pointer: `/${index}${pointer}` }),
-      }));
-    } else {
-      format = 'json';
-      items = [{ value, at: (pointer) => ({ file, pointer: pointer || '/' }) }];
-    }
+): Promise<void> {
+  if (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) || looksLikeNdjson(text))
+    return scanNdjson(text, file, explicit, result, fix);
+  const parsed = tryParse(text);
+  if ('error' in parsed) {
+    // Not strict JSON: configuration with comments or trailing commas (appsettings.json) still is.
+    if (jsonConfigTree(text)) return add(result.findings, await checkConfigFile(text, file, 'json'));
+    if (explicit) throw usageError(`${file}: not valid JSON (${parsed.error})`, { field: file });
+    return;
   }
-  if (har) checkHar(har, file, check);
-  for (const item of items) kinds.push(checkItem(item.value, item.at, check, explicit));
-  const recognized = har !== undefined || kinds.some((kind) => kind !== 'unknown');
-  if (!recognized && !explicit) return false;
-  result.findings.push(...check.findings);
-  if (fix) {
-    const converted = har ? fixHar(har) : items.map((item) => fixItem(item.value));
-    const kept = converted.filter((item) => item !== undefined);
-    result.fixed.push({
-      file,
-      format,
-      items: kept,
-      skipped: (har ? kept.length : items.length) - kept.length,
-    });
+  const { value } = parsed;
+  if (typeof value === 'object' && value !== null && 'log' in value) {
+    const { check } = newCheck();
+    checkHar(value as Record<string, unknown>, file, check);
+    add(result.findings, check.findings);
+    if (fix) result.fixed.push({ file, format: 'har', ...fixHar(file, value as Record<string, unknown>) });
+    return;
   }
-  return true;
+  if (isPostmanCollection(value)) return add(result.findings, checkPostman(value, text, file));
+  const { check, kinds } = newCheck();
+  const items: FixInput[] = Array.isArray(value)
+    ? value.map((item, index) => ({ label: `item ${index}`, value: item, parsed: true }))
+    : [{ label: 'body', value, parsed: true }];
+  items.forEach((item, index) => {
+    const at = Array.isArray(value)
+      ? (pointer: string): Location => ({ file, item: item.label, pointer: `/${index}${pointer}` })
+      : (pointer: string): Location => ({ file, pointer: pointer || '/' });
+    kinds.push(checkItem(item.value, at, check, explicit));
+  });
+  if (kinds.some((kind) => kind !== 'unknown')) {
+    add(result.findings, check.findings);
+    if (fix)
+      result.fixed.push({
+        file,
+        format: Array.isArray(value) ? 'array' : 'json',
+        ...fixJson(file, items, !Array.isArray(value)),
+      });
+    return;
+  }
+  // Not bodies: configuration (appsettings.json and friends), read for the addresses in it.
+  const config = await checkConfigFile(text, file, 'json');
+  add(result.findings, config);
+  if (explicit && config.length === 0 && !isConfigJsonName(file)) add(result.findings, check.findings);
 }
 
-/** Scans paths ('-' is stdin text, given as `stdinText`). */
-export function scan(paths: string[], options: { fix: boolean; stdinText?: string }): ScanResult {
+/** What one file found; a source file's findings come after the whole run's sources are checked. */
+type Slot = { findings: Finding[] } | { source: SourceFile };
+
+/** Checks one file's text; `explicit` when it was named rather than found in a folder. */
+async function scanText(
+  text: string,
+  file: string,
+  explicit: boolean,
+  result: ScanResult,
+  fix: boolean,
+): Promise<Slot> {
+  const format = configFormatOf(file);
+  if (JSON_EXTENSIONS.has(extname(file).toLowerCase()) || (file === STDIN && /^\s*[{[]/.test(text))) {
+    const own: ScanResult = { ...result, findings: [] };
+    await scanJson(text, file, explicit, own, fix);
+    return { findings: own.findings };
+  }
+  if (format) return { findings: await checkConfigFile(text, file, format) };
+  return { source: { file, text } };
+}
+
+function listFiles(path: string) {
+  try {
+    return [...findFiles([path])];
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) throw error;
+    throw usageError(`cannot read ${path} (${code})`, { field: path });
+  }
+}
+
+function read(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) throw error;
+    throw usageError(`cannot read ${file} (${code})`, { field: file });
+  }
+}
+
+const STDIN = '<stdin>';
+
+/**
+ * Scans paths ('-' is stdin text, given as `stdinText`). Source files are checked together at the
+ * end (the source checker parses them in parallel); findings still come in the order files were read.
+ */
+export async function scan(paths: string[], options: ScanOptions): Promise<ScanResult> {
   const result: ScanResult = { findings: [], files: 0, fixed: [] };
+  const slots: Slot[] = [];
   for (const path of paths) {
-    if (path === '-') {
-      const text = options.stdinText ?? '';
-      const trimmed = text.trimStart();
-      if (trimmed.startsWith('{') || trimmed.startsWith('['))
-        scanBodies(text, '<stdin>', true, result, options.fix);
-      else result.findings.push(...checkSource(text, '<stdin>'));
+    const files = path === '-' ? [{ path: STDIN, explicit: true }] : listFiles(path);
+    for (const { path: file, explicit } of files) {
+      const text = file === STDIN ? (options.stdinText ?? '') : read(file);
       result.files++;
-      continue;
+      slots.push(await scanText(text, file, explicit, result, options.fix));
     }
-    let files: ReturnType<typeof findFiles>;
-    try {
-      files = findFiles([path]);
-      for (const { path: file, explicit } of files) {
-        const text = readFileSync(file, 'utf8');
-        result.files++;
-        if (BODY_EXTENSIONS.has(extname(file).toLowerCase())) {
-          scanBodies(text, file, explicit, result, options.fix);
-        } else {
-          result.findings.push(...checkSource(text, file));
-        }
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (!code) throw error;
-      throw usageError(`cannot read ${path} (${code})`, { field: path });
+  }
+  const sources = slots.flatMap((slot) => ('source' in slot ? [slot.source] : []));
+  const bySource = new Map<string, Finding[]>();
+  if (sources.length > 0)
+    for (const found of await (options.checkSources ?? checkSources)(sources)) {
+      const list = bySource.get(found.location.file);
+      if (list) list.push(found);
+      else bySource.set(found.location.file, [found]);
+    }
+  for (const slot of slots) {
+    if ('findings' in slot) add(result.findings, slot.findings);
+    else {
+      add(result.findings, bySource.get(slot.source.file) ?? []);
+      // The same file named twice is reported once.
+      bySource.delete(slot.source.file);
     }
   }
   return result;

@@ -36,36 +36,69 @@ export async function checkConfig(ctx: Context): Promise<Finding[]> {
       );
     }
   }
+  // The default applies to every environment without a version of its own, logged in or not yet.
+  if (data.defaults?.api === 'v1')
+    findings.push(
+      finding(
+        'PO302',
+        { file: store.path, pointer: '/defaults/api' },
+        'default-api is v1: environments without a version of their own use API v1',
+        'payorder config set default-api v2',
+      ),
+    );
   return findings;
 }
 
-export async function checkLive(ctx: Context, env: EnvName): Promise<Finding[]> {
+/** What --live found, or why it could not tell. */
+export interface LiveCheck {
+  findings: Finding[];
+  /** Why the check could not be made (the service unreachable or failing): no verdict either way. */
+  notChecked?: string;
+}
+
+/** Errors that say nothing about the integration: the service could not be reached or failed. */
+function couldNotCheck(error: CliError): boolean {
+  return (
+    error.kind === 'network' ||
+    error.kind === 'outcome_unknown' ||
+    (error.kind === 'rejected' && (error.details.status ?? 0) >= 500)
+  );
+}
+
+export async function checkLive(ctx: Context, env: EnvName): Promise<LiveCheck> {
   const store = await ctx.store();
   const at = { file: store.path, pointer: `/environments/${env}` };
   try {
     const target = resolveTarget(ctx, { env, api: 'v2' }, store.read());
     const session = await openSession(ctx, target);
     const issued = await session.client.requestToken(session.credentials);
-    return [
-      finding(
-        'PO303',
-        at,
-        `a v2 token request on ${env} succeeded (expires in ${issued.expiresIn} s)`,
-        'nothing to change',
-        'info',
-      ),
-    ];
+    return {
+      findings: [
+        finding(
+          'PO303',
+          at,
+          `a v2 token request on ${env} succeeded (expires in ${issued.expiresIn} s)`,
+          'nothing to change',
+          'info',
+        ),
+      ],
+    };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
+    if (couldNotCheck(error)) return { findings: [], notChecked: `--live ${env}: ${error.message}` };
     if (error.kind === 'config')
-      return [finding('PO303', at, error.message, error.details.hint ?? 'configure the v2 addresses')];
-    return [
-      finding(
-        'PO303',
-        at,
-        `a v2 token request on ${env} failed: ${error.message}`,
-        error.details.hint ?? 'check the v2 addresses and credentials',
-      ),
-    ];
+      return {
+        findings: [finding('PO303', at, error.message, error.details.hint ?? 'configure the v2 addresses')],
+      };
+    return {
+      findings: [
+        finding(
+          'PO303',
+          at,
+          `a v2 token request on ${env} failed: ${error.message}`,
+          error.details.hint ?? 'check the v2 addresses and credentials',
+        ),
+      ],
+    };
   }
 }

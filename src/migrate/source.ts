@@ -1,135 +1,56 @@
 /**
- * Checks source code in any language by plain text patterns, line by line. It never changes a file:
- * each finding carries the suggested replacement of its line where one can be written.
+ * Checks source code. Files in a language with a grammar (src/migrate/syntax/) are parsed and
+ * checked on their syntax: string literals, keys, annotations, calls, concatenations, following
+ * constants within the file, never comments. Files of other languages get a text check that warns
+ * at most. It never changes a file: each finding carries the suggested replacement of its line
+ * where one can be written.
  */
-import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../contract/fields.js';
-import { type Finding, finding, type RuleId } from './rules.js';
+import type { Finding } from './rules.js';
+import { RELEVANT } from './syntax/chunks.js';
+import { languageOf } from './syntax/languages.js';
+import { defaultWorkers, type IndexedJob, runJobs } from './syntax/pool.js';
+import { checkText } from './syntax/text-fallback.js';
 
-interface Pattern {
-  rule: RuleId;
-  test: RegExp;
-  /** Only on lines that also match this (e.g. "amount" for decimal formatting). */
-  near?: RegExp;
-  message: string;
-  fix: string;
-  replace?: (line: string) => string;
+export interface SourceFile {
+  /** The path shown in findings (its extension, or a #! line, tells the language). */
+  file: string;
+  text: string;
 }
 
-const v1User = TOKEN_FIELDS.v1.user;
-const { userName, notificationUrl, links, uuid, externalReference, orderNumber, refNumber } = ORDER_FIELDS;
-const { checkout, sampleCheckout } = LINK_FIELDS;
+export interface SourceOptions {
+  /**
+   * Worker threads that help this one once a run has many files to parse; by default one fewer
+   * than the cores. 0 checks on this thread only.
+   */
+  workers?: number;
+}
 
-/** The name as a whole word. */
-const word = (name: string, flags?: string) => new RegExp(String.raw`\b${name}\b`, flags);
-const everyV1User = word(v1User, 'g');
-const everyV1Link = word(checkout.v1, 'g');
-const everyQuotedSampleKey = new RegExp(String.raw`(["'])${sampleCheckout}\1(\s*\])`, 'g');
-const everySampleLinkPath = new RegExp(String.raw`${links}\.${sampleCheckout}\b(?!_)`, 'g');
-
-const PATTERNS: Pattern[] = [
-  {
-    rule: 'PO101',
-    test: /\/1\/(?:auth\/token|checkout|order\/)|(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["'][^"'\s]*\/1\/?["']/i,
-    message: 'a v1 address (the /1 version prefix)',
-    fix: 'use the v2 base address and the /v2/api prefix',
-    replace: (line) =>
-      line
-        .replace(/\/1(?=\/(?:auth\/token|checkout|order\/))/g, '/v2/api')
-        .replace(/\/1(\/?["'])/g, '/v2/api$1'),
-  },
-  {
-    rule: 'PO102',
-    test: word(v1User),
-    message: `${v1User} in the token request`,
-    fix: `rename ${v1User} → ${TOKEN_FIELDS.v2.user}`,
-    replace: (line) => line.replace(everyV1User, TOKEN_FIELDS.v2.user),
-  },
-  {
-    rule: 'PO103',
-    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>|,|\])|(?:^|[{,\s])${userName}\s*:(?!:)`),
-    message: `${userName} in the order body`,
-    fix: `remove ${userName} from the order body (v2: the token identifies the user)`,
-  },
-  {
-    rule: 'PO104',
-    test: /toFixed\(\s*2\s*\)|number_format\(|%\.2f|round\([^)]*,\s*2\s*\)|ToString\(\s*"(?:F2|0\.00|N2)"\s*\)|["']\d+\.\d{2}["']|BigDecimal|Decimal\(/,
-    near: /amount/i,
-    message: 'a decimal amount (v1 format)',
-    fix: 'send whole cents as an integer string ("149.90" → "14990"), computed with integer arithmetic',
-  },
-  {
-    rule: 'PO105',
-    test: new RegExp(
-      String.raw`\b${checkout.v1}\b|${links}(?:\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|\[\s*["']${links}["']\s*\]\s*\[\s*["']${sampleCheckout}["']\s*\]`,
-    ),
-    message: `the payment link read from ${links}.${checkout.v1} / ${links}.${sampleCheckout}`,
-    fix: `read ${links}.${checkout.v2}`,
-    replace: (line) =>
-      line
-        .replace(everyV1Link, checkout.v2)
-        .replace(everyQuotedSampleKey, `$1${checkout.v2}$1$2`)
-        .replace(everySampleLinkPath, `${links}.${checkout.v2}`),
-  },
-  {
-    rule: 'PO106',
-    test: /\/order\/(?:\$\{|:|\{|["'`]\s*[+.]|%s|\$|#\{|["'`]\s*,)/,
-    message: 'the v1 lookup path /order/:id',
-    fix: 'GET /orders/:uuid (by the uuid)',
-    replace: (line) => line.replace(/\/order\//g, '/orders/'),
-  },
-  {
-    rule: 'PO108',
-    test: word(notificationUrl),
-    message: `${notificationUrl}, whose v2 support the spec does not show`,
-    fix: 'confirm v2 notifications with the service before relying on them',
-  },
-  {
-    rule: 'PO110',
-    test: new RegExp(
-      String.raw`\.(?:${orderNumber}|${refNumber})\b|\[\s*["'](?:${orderNumber}|${refNumber})["']\s*\]`,
-    ),
-    message: `${orderNumber} / ${refNumber}, which v2 orders do not have`,
-    fix: `identify orders by ${uuid} (and ${externalReference}) instead`,
-  },
-];
-
-const { pending, refunded } = ORDER_STATES;
-const PENDING_WORD = new RegExp(`["'\`]${pending}["'\`]|\\b${pending}\\b`);
-
-/** Checks one file's text; `file` is the path shown in findings. */
-export function checkSource(text: string, file: string): Finding[] {
-  const findings: Finding[] = [];
-  const lines = text.split(/\r?\n/);
-  let pendingAt: { line: number; column: number } | undefined;
-  lines.forEach((line, index) => {
-    if (line.length > 2000) return;
-    const matched = PATTERNS.flatMap((pattern) => {
-      const match = pattern.test.exec(line);
-      return match && (!pattern.near || pattern.near.test(line))
-        ? [{ pattern, column: match.index + 1 }]
-        : [];
-    });
-    // One suggested line per source line, with every rule's replacement applied.
-    const replaced = matched.reduce((text, { pattern }) => pattern.replace?.(text) ?? text, line);
-    for (const { pattern, column } of matched) {
-      const found = finding(pattern.rule, { file, line: index + 1, column }, pattern.message, pattern.fix);
-      if (pattern.replace && replaced !== line) found.replacement = replaced.trim();
-      findings.push(found);
+/**
+ * Checks source files; findings come grouped by file in the given order, each file's by position.
+ * Files that never mention the service are not parsed. `files` is read once, lazily: a generator
+ * that reads each file as it is asked for keeps only the files being checked in memory.
+ */
+export async function checkSources(
+  files: Iterable<SourceFile>,
+  options: SourceOptions = {},
+): Promise<Finding[]> {
+  const perFile: Finding[][] = [];
+  function* jobs(): Generator<IndexedJob> {
+    for (const { file, text } of files) {
+      const index = perFile.push([]) - 1;
+      if (!RELEVANT.test(text)) continue;
+      const language = languageOf(file, text);
+      if (language) yield { file, text, language, index };
+      else perFile[index] = checkText(text, file);
     }
-    if (!pendingAt) {
-      const match = PENDING_WORD.exec(line);
-      if (match) pendingAt = { line: index + 1, column: match.index + 1 };
-    }
-  });
-  if (pendingAt && !text.includes(refunded)) {
-    findings.push(
-      finding(
-        'PO107',
-        { file, ...pendingAt },
-        `status handling knows ${pending} but not ${refunded}`,
-        `handle ${refunded}, which v2 orders can reach`,
-      ),
-    );
   }
-  return findings;
+  await runJobs(jobs(), options.workers ?? defaultWorkers(), (job, findings) => {
+    perFile[job.index] = findings;
+  });
+  return perFile.flat();
+}
+
+/** Checks one file's text; `file` is the path shown in findings (and tells its language). */
+export function checkSource(text: string, file: string): Promise<Finding[]> {
+  return checkSources([{ file, text }], { workers: 0 });
 }

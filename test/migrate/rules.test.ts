@@ -11,7 +11,8 @@ import { renderSarif } from '../../src/migrate/report.js';
 import { RULES } from '../../src/migrate/rules.js';
 import { checkSource } from '../../src/migrate/source.js';
 
-const rulesOf = (text: string) => checkSource(text, 'x').map((f) => f.rule);
+/** The rules source code breaks, in any severity; the file name tells the language. */
+const rulesOf = async (text: string, file = 'x.js') => (await checkSource(text, file)).map((f) => f.rule);
 const bodyRules = (value: unknown) => {
   const check = { findings: [] as any[], toldReference: { value: true } };
   checkItem(value, (pointer) => ({ file: 'x', pointer }), check, true);
@@ -20,34 +21,54 @@ const bodyRules = (value: unknown) => {
 
 describe('source rules: each fires, its near miss does not', () => {
   it.each([
-    ['PO101', "const AUTH = 'https://auth.example.com/1';", "const DOCS = 'https://example.com/1/intro';"],
-    ['PO101', 'fetch(`${base}/1/checkout`)', 'fetch(`${base}/v2/api/checkout`)'],
-    ['PO102', "body = {'user_name': user}", "body = {'username': user}"],
-    ['PO103', '$body = ["userName" => $user];', '$userName = currentUser();'],
-    ['PO103', '{ amount, userName: user }', 'const userName = user;'],
-    ['PO104', 'amount: total.toFixed(2),', 'label: total.toFixed(2),'],
-    ['PO104', '"amount" => number_format($t, 2),', '"price" => number_format($t, 2),'],
-    ['PO104', 'data["amount"] = "%.2f" % total', 'label = "%.2f" % total'],
-    ['PO105', 'return order.links.checkoutLink;', 'return order.links.checkout_link;'],
-    ['PO105', "return $answer['links']['checkout'];", "return $answer['links']['checkout_link'];"],
-    ['PO106', 'get(base + "/order/" + id)', 'get(base + "/orders/" + uuid)'],
-    ['PO106', 'fetch(`${base}/order/${id}`)', 'fetch(`${base}/orders/${uuid}`)'],
-    ['PO108', 'notification_url: hook,', 'notification: hook,'],
-    ['PO110', 'const n = order.orderNumber;', 'const n = order.uuid;'],
-  ])('%s: %s', (rule, hit, miss) => {
-    expect(rulesOf(hit)).toContain(rule);
-    expect(rulesOf(miss)).not.toContain(rule);
+    [
+      'PO101',
+      'a.js',
+      "const AUTH = 'https://auth.example.com/1';",
+      "const DOCS = 'https://example.com/1/intro';",
+    ],
+    ['PO101', 'a.js', 'fetch(`${base}/1/checkout`)', 'fetch(`${base}/v2/api/checkout`)'],
+    ['PO102', 'a.py', "body = {'user_name': user}", "body = {'username': user}"],
+    ['PO103', 'a.php', '$body = ["userName" => $user];', '$userName = currentUser();'],
+    ['PO103', 'a.js', 'const body = { amount, userName: user };', 'const userName = user;'],
+    [
+      'PO104',
+      'a.js',
+      'const body = { amount: total.toFixed(2), callback_success: ok };',
+      'const body = { label: total.toFixed(2), callback_success: ok };',
+    ],
+    [
+      'PO104',
+      'a.php',
+      '$body = ["amount" => number_format($t, 2), "callback_success" => $ok];',
+      '$body = ["price" => number_format($t, 2), "callback_success" => $ok];',
+    ],
+    [
+      'PO104',
+      'a.py',
+      'data = {"callback_success": ok}\ndata["amount"] = "%.2f" % total',
+      'data = {"callback_success": ok}\nlabel = "%.2f" % total',
+    ],
+    ['PO105', 'a.js', 'return order.links.checkoutLink;', 'return order.links.checkout_link;'],
+    ['PO105', 'a.php', "return $answer['links']['checkout'];", "return $answer['links']['checkout_link'];"],
+    ['PO106', 'a.js', 'get(base + "/order/" + id)', 'get(base + "/orders/" + uuid)'],
+    ['PO106', 'a.js', 'fetch(`${base}/order/${id}`)', 'fetch(`${base}/orders/${uuid}`)'],
+    ['PO108', 'a.js', 'const body = { notification_url: hook };', 'const body = { notification: hook };'],
+    ['PO110', 'a.js', 'const n = order.orderNumber;', 'const n = order.uuid;'],
+  ])('%s in %s: %s', async (rule, file, hit, miss) => {
+    expect(await rulesOf(hit, file)).toContain(rule);
+    expect(await rulesOf(miss, file)).not.toContain(rule);
   });
 
-  it('PO107 fires for PENDING without REFUNDED in the file, not with both', () => {
-    expect(rulesOf("if (status === 'PENDING') wait();")).toContain('PO107');
-    expect(rulesOf("if (status === 'PENDING') wait();\nif (status === 'REFUNDED') refund();")).not.toContain(
-      'PO107',
-    );
+  it('PO107 fires for PENDING without REFUNDED in the file, not with both', async () => {
+    expect(await rulesOf("if (status === 'PENDING') wait();")).toContain('PO107');
+    expect(
+      await rulesOf("if (status === 'PENDING') wait();\nif (status === 'REFUNDED') refund();"),
+    ).not.toContain('PO107');
   });
 
-  it('suggests the whole fixed line, with every rule on it applied', () => {
-    const [finding] = checkSource('fetch(`${base}/1/order/${id}`)', 'x');
+  it('suggests the whole fixed line, with every rule on it applied', async () => {
+    const [finding] = await checkSource('fetch(`${base}/1/order/${id}`)', 'x.js');
     expect(finding!.replacement).toBe('fetch(`${base}/v2/api/orders/${id}`)');
   });
 });
@@ -126,7 +147,7 @@ describe('--fix, as a property', () => {
 });
 
 describe('SARIF', () => {
-  it('validates against the official SARIF 2.1.0 schema, with every rule described', () => {
+  it('validates against the official SARIF 2.1.0 schema, with every rule described', async () => {
     const require = createRequire(import.meta.url);
     const schema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
     // The official schema has a pattern that is not valid as a unicode regular expression.
@@ -138,7 +159,10 @@ describe('SARIF', () => {
     (addFormats as any)(ajv);
     const validate = ajv.compile(schema);
     const findings = [
-      ...checkSource("const AUTH_URL = 'https://a.example.com/1';\nif (s === 'PENDING') x();", 'src/a.js'),
+      ...(await checkSource(
+        "const AUTH_URL = 'https://a.example.com/1';\nif (s === 'PENDING') x();",
+        'src/a.js',
+      )),
       {
         rule: 'PO104' as const,
         severity: 'error' as const,

@@ -1,0 +1,162 @@
+/**
+ * PO104: an amount formatted with two decimals ("{:.2f}", f"{x:.2f}", "%.2f", toFixed(2),
+ * number_format($x, 2), setScale(2).toPlainString(), ToString("F2"), sprintf('%d.%02d'),
+ * round(2).to_s("F")) or written as a decimal, where it goes into the amount sent to the service.
+ * Whole cents (amount * 100 as an integer) are v2-ready and never match.
+ */
+import type { Severity } from '../rules.js';
+import type { Call, Expr, Node } from './ast.js';
+import type { ServiceContext } from './context.js';
+import { type Facts, targetName } from './facts.js';
+import type { Hit } from './hits.js';
+
+const DECIMAL = {
+  message: 'a decimal amount (v1 format)',
+  fix: 'send whole cents as an integer string ("149.90" → "14990"), computed with integer arithmetic',
+};
+const FORMAT_TEXT = /%\.2f|%d\.%02d|%0?\.2lf|\{[^{}]*:\.2f\}|\{[^{}]*:[FN]2\}|\{\d+:0\.00\}/;
+const FORMAT_ARGUMENT = /^(?:[FNC]2|0\.00|#,?#*0\.00|#\.00)$/;
+/** Calls a formatted amount passes through on its way into a body. */
+const CONVERSIONS =
+  /^(?:String|str|strval|string|format|sprintf|Sprintf|Format|formatted|printf|toString|ToString|to_s|toPlainString|valueOf|number_format|Decimal|BigDecimal|quantize|toFixed|round|Round|setScale)$/;
+const ORDER_TYPES = /order|checkout|payment/i;
+const AMOUNT = /^amount$/i;
+
+const isTwo = (expr: Expr | undefined) => expr?.k === 'num' && expr.text === '2';
+const textOf = (expr: Expr | undefined) =>
+  expr?.k === 'str' ? expr.parts.map((p) => ('text' in p ? p.text : '')).join('') : undefined;
+
+/** Where two-decimal formatting happens: the node that makes the text, and where to point. */
+function decimalFormatting(facts: Facts): Array<{ node: Expr; at: number }> {
+  const found: Array<{ node: Expr; at: number }> = [];
+  for (const call of facts.calls) {
+    const { name, args } = call;
+    const receiver = call.callee?.k === 'member';
+    const decimal =
+      (name === 'toFixed' && isTwo(args[0])) ||
+      (name === 'number_format' && isTwo(args[1])) ||
+      (name === 'setScale' && isTwo(args[0])) ||
+      (name === 'FormatFloat' && args.some(isTwo)) ||
+      (/^(?:round|Round)$/.test(name) &&
+        (isTwo(args[1]) || (receiver && args.length === 1 && isTwo(args[0])))) ||
+      (/^(?:toString|ToString|format|Format)$/.test(name) &&
+        args.some((arg) => FORMAT_ARGUMENT.test(textOf(arg) ?? '')));
+    if (decimal) found.push({ node: call, at: call.nameStart });
+  }
+  for (const str of facts.strings) if (FORMAT_TEXT.test(str.raw)) found.push({ node: str, at: str.start });
+  return found;
+}
+
+const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+const stronger = (a: Severity | undefined, b: Severity | undefined) =>
+  !a ? b : !b ? a : RANK[a] >= RANK[b] ? a : b;
+
+export function checkAmounts(facts: Facts, context: ServiceContext): Hit[] {
+  const hits: Hit[] = [];
+  const formatting = decimalFormatting(facts);
+  for (const { node, at } of formatting) {
+    const severity = destination(facts, context, node, 0);
+    if (severity) hits.push({ rule: 'PO104', at, severity, ...messageFor(severity) });
+  }
+  // Decimal literals as the amount: { amount: "149.90" }.
+  for (const map of facts.maps) {
+    for (const entry of map.entries) {
+      if (!AMOUNT.test(entry.key) || !/^\d+\.\d{1,2}$/.test(textOf(entry.value) ?? '')) continue;
+      const severity = context.bodyKind(map) === 'order' ? 'error' : 'info';
+      hits.push({ rule: 'PO104', at: entry.value!.start, severity, ...messageFor(severity) });
+    }
+  }
+  return hits;
+}
+
+function messageFor(severity: Severity) {
+  return severity === 'info'
+    ? {
+        message: `${DECIMAL.message} (if this amount is sent to the payment order service)`,
+        fix: DECIMAL.fix,
+      }
+    : DECIMAL;
+}
+
+/**
+ * How bad a formatted value is, by where it goes: the amount of an order body (error), an amount
+ * whose body the file does not tie to the service (info), or nowhere that is an amount (undefined).
+ */
+function destination(
+  facts: Facts,
+  context: ServiceContext,
+  start: Node,
+  depth: number,
+): Severity | undefined {
+  if (depth > 2) return undefined;
+  let node: Node = start;
+  for (let steps = 0; steps < 12; steps++) {
+    const parent = facts.parent.get(node);
+    if (!parent) return undefined;
+    switch (parent.k) {
+      case 'map': {
+        const entry = parent.entries.find((e) => e.value === node);
+        if (!entry || !AMOUNT.test(entry.key)) return undefined;
+        return context.bodyKind(parent) === 'order' ? 'error' : 'info';
+      }
+      case 'call': {
+        const named = parent.named.find((e) => e.value === node);
+        if (named) {
+          if (!AMOUNT.test(named.key)) return undefined;
+          return context.sentWith(parent) === 'order' || context.callKind(parent) === 'order'
+            ? 'error'
+            : 'info';
+        }
+        const isReceiver = parent.callee?.k === 'member' && parent.callee.object === node;
+        if (isReceiver || CONVERSIONS.test(parent.name)) break;
+        if ((parent.construct && ORDER_TYPES.test(parent.name)) || /^(?:set|with)?amount$/i.test(parent.name))
+          return context.evidence ? 'error' : 'info';
+        return undefined;
+      }
+      case 'assign': {
+        if (parent.value !== node) return undefined;
+        const name = targetName(parent.target);
+        if (!name || !/amount/i.test(name)) return undefined;
+        // The variable's uses as an amount decide; in a file that talks to the service, it is the amount.
+        let severity: Severity | undefined = context.evidence ? 'error' : 'info';
+        for (const map of facts.maps) {
+          for (const entry of map.entries) {
+            if (
+              AMOUNT.test(entry.key) &&
+              entry.value?.k === 'id' &&
+              entry.value.name.replace(/^\$/, '') === name
+            )
+              severity = stronger(severity, context.bodyKind(map) === 'order' ? 'error' : 'info');
+          }
+        }
+        return severity;
+      }
+      case 'func':
+        // Its calls decide; a function named for the amount, in a file that talks to the service, is it.
+        return (
+          fromCalls(facts, context, parent.name, depth) ??
+          (/amount|decimal/i.test(parent.name) ? (context.evidence ? 'error' : 'info') : undefined)
+        );
+      case 'other':
+        // A JavaScript label `amount:` in front of the value.
+        if (parent.items[0]?.k === 'id' && AMOUNT.test(parent.items[0].name) && parent.items[1] === node)
+          return 'info';
+        break;
+      case 'type':
+        return undefined;
+    }
+    node = parent;
+  }
+  return undefined;
+}
+
+/** A function that returns a formatted amount: its calls decide. */
+function fromCalls(facts: Facts, context: ServiceContext, name: string, depth: number): Severity | undefined {
+  if (!name) return undefined;
+  let severity: Severity | undefined;
+  for (const call of facts.calls as Call[]) {
+    if (call.name !== name) continue;
+    severity = stronger(severity, destination(facts, context, call, depth + 1));
+  }
+  return severity;
+}

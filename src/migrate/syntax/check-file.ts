@@ -1,0 +1,144 @@
+/**
+ * Checks one file with its grammar: parses the ranges that matter (chunks.ts), lowers the tree,
+ * runs the rules, and turns their hits into findings with exact lines, columns and suggested lines.
+ */
+import { type Finding, finding } from '../rules.js';
+import { checkTree } from './checks.js';
+import { spansToParse } from './chunks.js';
+import { collectFacts } from './facts.js';
+import { parserFor } from './grammars.js';
+import type { Edit, Hit } from './hits.js';
+import type { LanguageId } from './languages.js';
+import { lowerTree } from './lower.js';
+
+export interface SyntaxJob {
+  file: string;
+  text: string;
+  language: LanguageId;
+}
+
+export async function checkWithGrammar({ file, text, language }: SyntaxJob): Promise<Finding[]> {
+  const spans = spansToParse(text, language);
+  if (spans?.length === 0) return [];
+  const first = spans?.[0]?.start ?? 0;
+  const last = spans?.at(-1)?.end ?? text.length;
+  const part = text.slice(first, last);
+  // PHP is code only after its opening tag: a cut-out part, or a file written without one, gets one.
+  const prefix =
+    language === 'php' && !(spans ? part.startsWith('<?') : /<\?(?:php|=)?/.test(text)) ? '<?php ' : '';
+  const input = prefix + part;
+  const offset = first - prefix.length;
+  const parser = await parserFor(language);
+  let ranges: Range[] | undefined;
+  if (spans && spans.length > 1) {
+    const starts = lineStarts(input);
+    ranges = spans.map((span) => range(starts, span.start - offset, span.end - offset));
+    if (prefix) ranges.unshift(range(starts, 0, prefix.length));
+  }
+  const tree = parser.parse(input, null, ranges ? { includedRanges: ranges } : {});
+  if (!tree) return [];
+  try {
+    const nodes = lowerTree(tree.rootNode, language);
+    if (offset !== 0) shift(nodes, offset);
+    return toFindings(checkTree(collectFacts(nodes, language)), text, file);
+  } finally {
+    tree.delete();
+  }
+}
+
+interface Range {
+  startIndex: number;
+  endIndex: number;
+  startPosition: { row: number; column: number };
+  endPosition: { row: number; column: number };
+}
+
+/** A range of the parser's input, with the rows and columns tree-sitter wants beside the offsets. */
+function range(starts: number[], start: number, end: number): Range {
+  const position = (offset: number) => {
+    const row = lineOf(starts, offset);
+    return { row, column: offset - starts[row]! };
+  };
+  return { startIndex: start, endIndex: end, startPosition: position(start), endPosition: position(end) };
+}
+
+const POSITIONS = new Set(['start', 'end', 'nameStart', 'keyStart', 'keyEnd', 'declStart']);
+
+/** Moves every offset of a lowered tree by `offset` (it was parsed from a part of the file). */
+function shift(nodes: unknown[], offset: number): void {
+  const seen = new Set<object>();
+  const stack: unknown[] = [...nodes];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const field = record[key];
+      if (typeof field === 'number' && POSITIONS.has(key)) record[key] = field + offset;
+      else if (typeof field === 'object') stack.push(field);
+    }
+  }
+}
+
+/** The offsets where lines start. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The index of the line holding `offset`. */
+function lineOf(starts: number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
+  const starts = lineStarts(text);
+  const lineText = (line: number) =>
+    text.slice(starts[line], (starts[line + 1] ?? text.length + 1) - 1).replace(/\r$/, '');
+  // Every edit on a line goes into that line's one suggested replacement.
+  const edits = new Map<number, Edit[]>();
+  for (const { edit } of hits) {
+    if (!edit) continue;
+    const line = lineOf(starts, edit.start);
+    if (lineOf(starts, edit.end) !== line) continue;
+    edits.set(line, [...(edits.get(line) ?? []), edit]);
+  }
+  const replaced = new Map<number, string>();
+  for (const [line, list] of edits) {
+    let fixed = lineText(line);
+    const lineStart = starts[line]!;
+    let lastStart = Number.POSITIVE_INFINITY;
+    for (const edit of [...list].sort((a, b) => b.start - a.start)) {
+      if (edit.end > lastStart) continue;
+      fixed = fixed.slice(0, edit.start - lineStart) + edit.text + fixed.slice(edit.end - lineStart);
+      lastStart = edit.start;
+    }
+    replaced.set(line, fixed.trim());
+  }
+  return hits.map((found) => {
+    const line = lineOf(starts, found.at);
+    const result = finding(
+      found.rule,
+      { file, line: line + 1, column: found.at - starts[line]! + 1 },
+      found.message,
+      found.fix,
+      found.severity,
+    );
+    const fixed = found.edit ? replaced.get(lineOf(starts, found.edit.start)) : undefined;
+    if (fixed !== undefined) result.replacement = fixed;
+    return result;
+  });
+}

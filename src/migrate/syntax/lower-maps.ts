@@ -1,0 +1,173 @@
+/**
+ * Lowers map literals of every grammar into `map` nodes: objects, dicts, hashes, PHP keyed arrays,
+ * C# anonymous objects and initializers, Go composite literals, Kotlin `to` pairs, Java `Map.of`.
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type * as A from './ast.js';
+import type { Lowerer } from './lowerer.js';
+
+type S = SyntaxNode;
+
+const span = (n: S) => ({ start: n.startIndex, end: n.endIndex });
+
+export function keyOf(l: Lowerer, n: S): Omit<A.Entry, 'value'> | undefined {
+  const lowered = l.expr(n);
+  if (lowered?.k === 'str' && lowered.parts.length === 1 && 'text' in lowered.parts[0]!) {
+    const part = lowered.parts[0];
+    const quoted = n.type !== 'simple_symbol' && n.type !== 'hash_key_symbol' && n.type !== 'word';
+    return { key: part.text, keyStart: part.start, keyEnd: part.start + part.text.length, quoted };
+  }
+  if (lowered?.k === 'id')
+    return { key: lowered.name, keyStart: lowered.start, keyEnd: lowered.end, quoted: false };
+  return undefined;
+}
+
+export function pairOf(l: Lowerer, n: S): A.Entry | undefined {
+  const keyNode = n.childForFieldName('key') ?? n.namedChildren[0];
+  const valueNode = n.childForFieldName('value') ?? n.namedChildren[1];
+  const key = keyNode ? keyOf(l, keyNode) : undefined;
+  return key ? { ...key, value: l.expr(valueNode) } : undefined;
+}
+
+export function lowerMap(l: Lowerer, n: S): A.MapLit {
+  const entries: A.Entry[] = [];
+  for (const child of n.namedChildren) {
+    if (child.type === 'pair') {
+      const entry = pairOf(l, child);
+      if (entry) entries.push(entry);
+    } else if (child.type === 'shorthand_property_identifier') {
+      const value: A.Name = { k: 'id', name: child.text, ...span(child) };
+      entries.push({
+        key: child.text,
+        keyStart: child.startIndex,
+        keyEnd: child.endIndex,
+        quoted: false,
+        value,
+      });
+    } else if (!child.type.includes('comment')) {
+      const value = l.expr(child);
+      if (value)
+        entries.push({
+          key: '',
+          keyStart: child.startIndex,
+          keyEnd: child.startIndex,
+          quoted: false,
+          value,
+        });
+    }
+  }
+  return { k: 'map', ...span(n), entries };
+}
+
+export function lowerPhpArray(l: Lowerer, n: S): A.MapLit {
+  const entries: A.Entry[] = [];
+  for (const element of n.namedChildren) {
+    if (element.type !== 'array_element_initializer') continue;
+    const parts = element.namedChildren.filter((c) => !c.type.includes('comment'));
+    const keyed = element.children.some((c) => c.type === '=>');
+    const key = keyed && parts[0] ? keyOf(l, parts[0]) : undefined;
+    const value = l.expr(parts.at(-1));
+    if (key) entries.push({ ...key, value });
+    else if (value)
+      entries.push({
+        key: '',
+        keyStart: element.startIndex,
+        keyEnd: element.startIndex,
+        quoted: false,
+        value,
+      });
+  }
+  return { k: 'map', ...span(n), entries };
+}
+
+/** C#: `new { a = 1 }`, `new X { A = 1, ["k"] = v, { "k", v } }`. */
+export function lowerInitializer(l: Lowerer, n: S): A.MapLit {
+  const entries: A.Entry[] = [];
+  const children = n.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.type === 'assignment_expression') {
+      const left = child.childForFieldName('left');
+      const keyNode =
+        left?.type === 'element_binding_expression' ? left.namedChildren[0]?.namedChildren[0] : left;
+      const key = keyNode ? keyOf(l, keyNode) : undefined;
+      if (key) entries.push({ ...key, value: l.expr(child.childForFieldName('right')) });
+    } else if (child.type === 'initializer_expression' && child.namedChildCount === 2) {
+      const key = keyOf(l, child.namedChildren[0]!);
+      if (key) entries.push({ ...key, value: l.expr(child.namedChildren[1]) });
+    } else if (child.type === 'identifier' && children[i + 1]?.type === '=') {
+      const key = keyOf(l, child)!;
+      entries.push({ ...key, value: l.expr(children[i + 2]) });
+      i += 2;
+    } else if (child.isNamed && !child.type.includes('comment')) {
+      const value = l.expr(child);
+      if (value)
+        entries.push({
+          key: '',
+          keyStart: child.startIndex,
+          keyEnd: child.startIndex,
+          quoted: false,
+          value,
+        });
+    }
+  }
+  return { k: 'map', ...span(n), entries };
+}
+
+/** Go: `{"k": v}` and `{Field: v}`. */
+export function lowerKeyed(l: Lowerer, n: S): A.MapLit {
+  const entries: A.Entry[] = [];
+  for (const child of n.namedChildren) {
+    if (child.type === 'keyed_element') {
+      const keyNode = child.childForFieldName('key') ?? child.namedChildren[0];
+      const inner = keyNode?.type === 'literal_element' ? keyNode.namedChildren[0] : keyNode;
+      const key = inner ? keyOf(l, inner) : undefined;
+      const value = l.expr(child.childForFieldName('value') ?? child.namedChildren[1]);
+      if (key) entries.push({ ...key, value });
+    } else if (!child.type.includes('comment')) {
+      const value = l.expr(child);
+      if (value)
+        entries.push({
+          key: '',
+          keyStart: child.startIndex,
+          keyEnd: child.startIndex,
+          quoted: false,
+          value,
+        });
+    }
+  }
+  return { k: 'map', ...span(n), entries };
+}
+
+/**
+ * `mapOf("a" to 1, "b" to 2)` (each `to` lowered to a one-entry map) and `Map.of("a", 1, "b", 2)`
+ * become one map argument.
+ */
+export function mergeEntryMaps(name: string, args: A.Expr[]): A.Expr[] {
+  if (
+    args.length > 1 &&
+    args.every((arg) => arg.k === 'map' && arg.entries.length === 1 && arg.entries[0]!.key)
+  ) {
+    const maps = args as A.MapLit[];
+    return [
+      { k: 'map', start: maps[0]!.start, end: maps.at(-1)!.end, entries: maps.flatMap((m) => m.entries) },
+    ];
+  }
+  if ((name === 'of' || name === 'entry') && args.length >= 2 && args.length % 2 === 0) {
+    const entries: A.Entry[] = [];
+    for (let i = 0; i < args.length; i += 2) {
+      const key = args[i]!;
+      if (key.k !== 'str' || key.parts.length !== 1 || !('text' in key.parts[0]!)) return args;
+      const { text, start } = key.parts[0];
+      entries.push({
+        key: text,
+        keyStart: start,
+        keyEnd: start + text.length,
+        quoted: true,
+        value: args[i + 1]!,
+      });
+    }
+    return [{ k: 'map', start: args[0]!.start, end: args.at(-1)!.end, entries }];
+  }
+  return args;
+}

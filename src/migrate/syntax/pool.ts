@@ -1,0 +1,137 @@
+/**
+ * Runs the grammar checks of a run: on this thread, and once the run proves large, in worker threads
+ * beside it (one fewer than the cores, as this thread keeps checking too). Jobs are pulled lazily,
+ * a batch at a time, so a caller that streams files never holds them all. A worker runs this same
+ * module (the bundle chunk it is in), told apart by its workerData.
+ */
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Finding } from '../rules.js';
+import { checkWithGrammar, type SyntaxJob } from './check-file.js';
+import { adoptModules, filesFor, shareModules, type WasmModule } from './grammars.js';
+
+const ROLE = 'payorder-migrate-syntax';
+/** Files per message: large enough that messaging costs little, small enough to share the work out. */
+const BATCH = 32;
+/** Workers start once this many files need parsing: below it, starting them costs more than it saves. */
+const WORKERS_AFTER = 4 * BATCH;
+/** Batches a worker holds, so it never waits for this thread between two. */
+const IN_FLIGHT = 2;
+
+export interface IndexedJob extends SyntaxJob {
+  index: number;
+}
+
+interface Request {
+  id: number;
+  jobs: SyntaxJob[];
+  /** Compiled runtime and grammars the worker has not been given yet. */
+  modules?: Record<string, WasmModule>;
+}
+interface Reply {
+  id: number;
+  findings?: Finding[][];
+  error?: string;
+}
+
+/** Worker threads to add to this one by default: none where workers cannot load this module. */
+export function defaultWorkers(): number {
+  // Only the built bundle can be loaded by a worker as it is (src/ is TypeScript).
+  return import.meta.url.endsWith('.js') ? Math.max(availableParallelism() - 1, 0) : 0;
+}
+
+/** Checks every job, calling `done` with each job's findings; `workers` threads help once the run is large. */
+export async function runJobs(
+  jobs: Iterator<IndexedJob>,
+  workers: number,
+  done: (job: IndexedJob, findings: Finding[]) => void,
+): Promise<void> {
+  let exhausted = false;
+  const pull = (): IndexedJob[] => {
+    const batch: IndexedJob[] = [];
+    while (!exhausted && batch.length < BATCH) {
+      const next = jobs.next();
+      if (next.done) exhausted = true;
+      else batch.push(next.value);
+    }
+    return batch;
+  };
+  const helpers: Array<Promise<void>> = [];
+  let pulled = 0;
+  for (let batch = pull(); batch.length > 0; batch = pull()) {
+    pulled += batch.length;
+    if (helpers.length === 0 && workers > 0 && pulled >= WORKERS_AFTER)
+      for (let i = 0; i < workers; i++) helpers.push(helpInWorker(pull, done));
+    for (const job of batch) done(job, await checkWithGrammar(job));
+    // Let the workers' replies in, so each gets its next batch while this thread checks.
+    if (helpers.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(helpers);
+}
+
+/** One worker, fed batches from `pull` until there are none. */
+function helpInWorker(
+  pull: () => IndexedJob[],
+  done: (job: IndexedJob, findings: Finding[]) => void,
+): Promise<void> {
+  // A small young generation: a worker's garbage is many small short-lived objects, and the
+  // default one makes each worker's memory grow by tens of megabytes before it is collected.
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { role: ROLE },
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
+  });
+  const sent = new Map<number, IndexedJob[]>();
+  const given = new Set<string>();
+  let next = 0;
+  return new Promise<void>((resolve, reject) => {
+    const finish = (error?: Error) => {
+      void worker.terminate();
+      if (error) reject(error);
+      else resolve();
+    };
+    const send = () => {
+      while (sent.size < IN_FLIGHT) {
+        const batch = pull();
+        if (batch.length === 0) break;
+        const id = next++;
+        sent.set(id, batch);
+        const needed = new Set(
+          batch.flatMap((job) => filesFor(job.language)).filter((file) => !given.has(file)),
+        );
+        for (const file of needed) given.add(file);
+        worker.postMessage({
+          id,
+          jobs: batch.map(({ file, text, language }) => ({ file, text, language })),
+          ...(needed.size > 0 ? { modules: shareModules(needed) } : {}),
+        } satisfies Request);
+      }
+      if (sent.size === 0) finish();
+    };
+    worker.on('message', (reply: Reply) => {
+      if (reply.error !== undefined) return finish(new Error(reply.error));
+      const batch = sent.get(reply.id)!;
+      sent.delete(reply.id);
+      batch.forEach((job, i) => {
+        done(job, reply.findings![i]!);
+      });
+      send();
+    });
+    worker.once('error', finish);
+    send();
+  });
+}
+
+function serve(): void {
+  parentPort!.on('message', async ({ id, jobs, modules }: Request) => {
+    try {
+      if (modules) adoptModules(modules);
+      const findings: Finding[][] = [];
+      for (const job of jobs) findings.push(await checkWithGrammar(job));
+      parentPort!.postMessage({ id, findings } satisfies Reply);
+    } catch (error) {
+      parentPort!.postMessage({ id, error: String((error as Error).stack ?? error) } satisfies Reply);
+    }
+  });
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();

@@ -1,0 +1,83 @@
+/**
+ * Reads of the service's answer: `order.links.checkoutLink`, `$answer['links']['checkout']`,
+ * `body.dig("links", "checkout")`, `data.refNumber`. An error or warning where the object read is
+ * what a service call answered (or the read names the links object); info where that cannot be told.
+ */
+import { LINK_FIELDS, ORDER_FIELDS } from '../../contract/fields.js';
+import type { Expr } from './ast.js';
+import type { ServiceContext } from './context.js';
+import { type Facts, rootName } from './facts.js';
+import { type Hit, hit } from './hits.js';
+
+const { links, orderNumber, refNumber, currency } = ORDER_FIELDS;
+const { checkout, sampleCheckout } = LINK_FIELDS;
+
+/** Languages where code reads JSON by its keys (a member read names the service's field). */
+const DYNAMIC = new Set(['javascript', 'typescript', 'tsx', 'python', 'ruby', 'php', 'bash']);
+/** Calls that read a JSON key: `get("links")`, `GetProperty("checkoutLink")`, `dig(…)`. */
+const KEY_READS =
+  /^(?:get|GetProperty|getString|getJSONObject|optString|optJSONObject|path|dig|fetch|get_value|getAsString|getAsJsonObject|Value|SelectToken)$/;
+
+/** Reads of the service's answer: `order.links.checkoutLink`, `$answer['links']['checkout']`, `data.refNumber`. */
+export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
+  const hits: Hit[] = [];
+  const reads: Array<{
+    name: string;
+    start: number;
+    end: number;
+    object: Expr | undefined;
+    parent?: string;
+  }> = [];
+  // Typed languages read fields through their models (checked there), but a quoted key is JSON anywhere.
+  for (const member of facts.members)
+    if (member.quoted || DYNAMIC.has(facts.language)) reads.push({ ...member, object: member.object });
+  for (const call of facts.calls) {
+    if (!KEY_READS.test(call.name)) continue;
+    // `get("links")`, and `dig("links", "checkout")`: the last key, read from the one before it.
+    const keys = (call.name === 'dig' ? call.args : call.args.slice(0, 1)).map((arg) => literal(arg));
+    const last = keys.at(-1);
+    if (!last || keys.some((key) => !key)) continue;
+    const object = call.callee?.k === 'member' ? call.callee.object : undefined;
+    reads.push({ ...last, object, ...(keys.length > 1 ? { parent: keys.at(-2)!.name } : {}) });
+  }
+  const parentName = (object: Expr | undefined) =>
+    (object?.k === 'member'
+      ? object.name
+      : object?.k === 'call' && KEY_READS.test(object.name)
+        ? literal(object.args.at(-1))?.name
+        : undefined
+    )?.toLowerCase();
+  const evidence = context.evidence;
+  for (const read of reads) {
+    const root = rootName(read.object);
+    const answered = root !== undefined && context.responses.has(root);
+    const parent = read.parent?.toLowerCase() ?? parentName(read.object);
+    const rename = (text: string) => ({ start: read.start, end: read.end, text });
+    // A likely answer: named like one, in a file that talks to the service.
+    const likely = answered || (evidence && root !== undefined && ANSWER_NAMES.test(root));
+    if (read.name === checkout.v1) {
+      hits.push(
+        hit('PO105', read.start, parent === links || answered ? 'error' : 'info', rename(checkout.v2)),
+      );
+    } else if (read.name === sampleCheckout && parent === links) {
+      hits.push(hit('PO105', read.start, 'error', rename(checkout.v2)));
+    } else if (read.name === orderNumber || read.name === refNumber) {
+      hits.push(hit('PO110', read.start, likely ? 'warning' : 'info'));
+    } else if (read.name === currency && answered) {
+      hits.push(hit('PO110', read.start, 'warning'));
+    }
+  }
+  return hits;
+}
+
+/** A string literal without interpolation: its text and where that text is. */
+function literal(expr: Expr | undefined): { name: string; start: number; end: number } | undefined {
+  if (expr?.k !== 'str' || expr.parts.length !== 1) return undefined;
+  const part = expr.parts[0]!;
+  return 'text' in part
+    ? { name: part.text, start: part.start, end: part.start + part.text.length }
+    : undefined;
+}
+
+/** Names code gives to what the service answers. */
+const ANSWER_NAMES = /order|payment|data|body|res|answer|result|json|payload/i;
