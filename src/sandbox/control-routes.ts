@@ -2,20 +2,20 @@
  * The control API under /_sandbox/: the journal, orders and their status, the clock, forced errors
  * and faults, and reset. It exists only in the sandbox; nothing here is part of the service.
  */
-import type { FastifyInstance } from 'fastify';
 import { ORDER_STATES } from '../contract/fields.js';
 import { orderResponseBody } from '../contract/schemas.js';
 import type { SandboxCore } from './core.js';
 import { readForced } from './faults.js';
 import { ORDER_NOT_FOUND } from './orders.js';
+import { json, type Router } from './router.js';
 import { changeStatus } from './status-change.js';
 
 export const CONTROL_PREFIX = '/_sandbox';
 
 const STATUS = /^[A-Z][A-Z_]{1,31}$/;
 
-function objectBody(raw: unknown): Record<string, unknown> | undefined {
-  if (typeof raw !== 'string' || raw.trim() === '') return {};
+function objectBody(raw: string | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined || raw.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(raw);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
@@ -26,95 +26,93 @@ function objectBody(raw: unknown): Record<string, unknown> | undefined {
   }
 }
 
-export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): void {
-  const badRequest = (message: string) => ({ error: message });
+export function registerControlRoutes(router: Router, core: SandboxCore): void {
+  const badRequest = (message: string, status = 400) => json({ error: message }, status);
 
-  app.get(CONTROL_PREFIX, async () => ({
-    // Never the secrets: anything on the machine can read this, and the journal masks them too.
-    accounts: core.accounts.map((a) => ({ username: a.username, client_id: a.clientId })),
-    token_ttl: core.tokenTtlSeconds,
-    now: core.now().toISOString(),
-    orders: core.orders.size,
-    memory: {
-      rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
-      heap_used_mb: Math.round(process.memoryUsage().heapUsed / 1_048_576),
-      heap_total_mb: Math.round(process.memoryUsage().heapTotal / 1_048_576),
-    },
-  }));
+  router.get(CONTROL_PREFIX, () =>
+    json({
+      // Never the secrets: anything on the machine can read this, and the journal masks them too.
+      accounts: core.accounts.map((a) => ({ username: a.username, client_id: a.clientId })),
+      token_ttl: core.tokenTtlSeconds,
+      now: core.now().toISOString(),
+      orders: core.orders.size,
+      memory: {
+        rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
+        heap_used_mb: Math.round(process.memoryUsage().heapUsed / 1_048_576),
+        heap_total_mb: Math.round(process.memoryUsage().heapTotal / 1_048_576),
+      },
+    }),
+  );
 
-  app.get(`${CONTROL_PREFIX}/journal`, async (request) => {
-    const query = request.query as { route?: string; version?: string };
-    return { entries: core.journal.list(query) };
+  router.get(`${CONTROL_PREFIX}/journal`, ({ query }) => {
+    const search = new URLSearchParams(query);
+    const filter = { route: search.get('route') ?? undefined, version: search.get('version') ?? undefined };
+    return json({ entries: core.journal.list(filter) });
   });
-  app.delete(`${CONTROL_PREFIX}/journal`, async () => {
+  router.delete(`${CONTROL_PREFIX}/journal`, () => {
     core.journal.clear();
-    return { cleared: true };
+    return json({ cleared: true });
   });
 
-  app.get(`${CONTROL_PREFIX}/orders`, async () => ({
-    orders: core.orders.list().map((order) => ({
-      ...orderResponseBody(order),
-      version: order.version,
-      owner: order.owner,
-      description: order.description,
-    })),
-  }));
+  router.get(`${CONTROL_PREFIX}/orders`, () =>
+    json({
+      orders: core.orders.list().map((order) => ({
+        ...orderResponseBody(order),
+        version: order.version,
+        owner: order.owner,
+        description: order.description,
+      })),
+    }),
+  );
 
-  app.post(`${CONTROL_PREFIX}/orders/:uuid/status`, async (request, reply) => {
-    const order = core.orders.find((request.params as { uuid: string }).uuid);
-    if (!order) return reply.code(ORDER_NOT_FOUND.status).send(ORDER_NOT_FOUND.body);
-    const status = objectBody(request.body)?.status;
-    if (typeof status !== 'string' || !STATUS.test(status)) {
-      return reply.code(400).send(badRequest('status must be an upper-case state name, e.g. PAID'));
-    }
-    if (status === ORDER_STATES.refunded && order.version !== 'v2') {
-      return reply.code(409).send(badRequest('REFUNDED exists only in v2; this order was created on v1'));
-    }
+  router.post(`${CONTROL_PREFIX}/orders/:uuid/status`, ({ params, body }) => {
+    const order = core.orders.find(params.uuid!);
+    if (!order) return json(ORDER_NOT_FOUND.body, ORDER_NOT_FOUND.status);
+    const status = objectBody(body)?.status;
+    if (typeof status !== 'string' || !STATUS.test(status))
+      return badRequest('status must be an upper-case state name, e.g. PAID');
+    if (status === ORDER_STATES.refunded && order.version !== 'v2')
+      return badRequest('REFUNDED exists only in v2; this order was created on v1', 409);
     changeStatus(core, order, status);
-    return orderResponseBody(order);
+    return json(orderResponseBody(order));
   });
 
-  app.get(`${CONTROL_PREFIX}/clock`, async () => ({
-    now: core.now().toISOString(),
-    offset_seconds: core.clock.offsetSeconds,
-  }));
-  app.post(`${CONTROL_PREFIX}/clock`, async (request, reply) => {
-    const body = objectBody(request.body) ?? {};
+  router.get(`${CONTROL_PREFIX}/clock`, () =>
+    json({ now: core.now().toISOString(), offset_seconds: core.clock.offsetSeconds }),
+  );
+  router.post(`${CONTROL_PREFIX}/clock`, ({ body: raw }) => {
+    const body = objectBody(raw) ?? {};
     const moved =
       typeof body.advance === 'number'
         ? core.clock.advance(body.advance)
         : typeof body.now === 'string' && core.clock.set(body.now);
     if (!moved)
-      return reply
-        .code(400)
-        .send(
-          badRequest(
-            'give {"advance": SECONDS} or {"now": "ISO-8601 time"}, within the range of dates (±275,000 years)',
-          ),
-        );
-    return { now: core.now().toISOString(), offset_seconds: core.clock.offsetSeconds };
+      return badRequest(
+        'give {"advance": SECONDS} or {"now": "ISO-8601 time"}, within the range of dates (±275,000 years)',
+      );
+    return json({ now: core.now().toISOString(), offset_seconds: core.clock.offsetSeconds });
   });
 
-  app.get(`${CONTROL_PREFIX}/force`, async () => ({ forced: core.forced.list() }));
-  app.post(`${CONTROL_PREFIX}/force`, async (request, reply) => {
-    const forced = readForced(objectBody(request.body));
-    if (typeof forced === 'string') return reply.code(400).send(badRequest(forced));
+  router.get(`${CONTROL_PREFIX}/force`, () => json({ forced: core.forced.list() }));
+  router.post(`${CONTROL_PREFIX}/force`, ({ body }) => {
+    const forced = readForced(objectBody(body));
+    if (typeof forced === 'string') return badRequest(forced);
     core.forced.add(forced);
-    return { forced: core.forced.list() };
+    return json({ forced: core.forced.list() });
   });
-  app.delete(`${CONTROL_PREFIX}/force`, async () => {
+  router.delete(`${CONTROL_PREFIX}/force`, () => {
     core.forced.clear();
-    return { forced: [] };
+    return json({ forced: [] });
   });
 
-  app.get(`${CONTROL_PREFIX}/notifications`, async () => ({ attempts: core.notifier.attempts }));
+  router.get(`${CONTROL_PREFIX}/notifications`, () => json({ attempts: core.notifier.attempts }));
 
-  app.post(`${CONTROL_PREFIX}/reset`, async () => {
+  router.post(`${CONTROL_PREFIX}/reset`, () => {
     core.orders.clear();
     core.journal.clear();
     core.forced.clear();
     core.notifier.attempts.length = 0;
     core.clock.reset();
-    return { reset: true };
+    return json({ reset: true });
   });
 }

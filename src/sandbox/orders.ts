@@ -1,8 +1,10 @@
 /**
  * The sandbox's orders: who owns each, which version made it, how to find it by uuid or short id,
  * and, with `--state`, the file that keeps them (state-file.ts), written before any change is
- * acknowledged. Orders are compact: what can be derived (id, links, ref number) is not stored, so
- * 100,000 orders stay small.
+ * acknowledged. Orders are compact, so 100,000 orders stay small: what can be derived (id, links,
+ * ref number) is not stored, an amount is kept as a plain number while one is exact, orders share one
+ * copy of the callback addresses they have in common, and one index by the v1 id's last segment
+ * finds them by uuid too.
  */
 import { randomUUID } from 'node:crypto';
 import { ORDER_STATES } from '../contract/fields.js';
@@ -18,12 +20,21 @@ export const SANDBOX_CURRENCY = '840';
 /** The sandbox's answer for an unknown or foreign order; the spec shows none (documented in the README). */
 export const ORDER_NOT_FOUND = { status: 404, body: { message: 'Order not found' } } as const;
 
+/** Each version's lookup path without its key; the keys (hex digits and dashes) need no escaping. */
+const LOOKUP_BASE = { v1: PATHS.lookup('v1', ''), v2: PATHS.lookup('v2', '') };
+
+const EXACT_AS_NUMBER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The last segment of a v1 id: the first 16 hex digits of the uuid. */
+const shortIdOf = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18);
+
 export class SandboxOrder implements StoredOrder {
   readonly version: ApiVersion;
   readonly uuid: string;
   readonly owner: string;
   readonly sequence: number;
-  readonly amountCents: bigint;
+  /** The amount in cents: a number (no allocation of its own) while that is exact, else a bigint. */
+  readonly #cents: number | bigint;
   readonly baseUrl: string;
   readonly successUrl: string;
   readonly failUrl: string;
@@ -39,7 +50,7 @@ export class SandboxOrder implements StoredOrder {
     this.uuid = record.uuid;
     this.owner = record.owner;
     this.sequence = record.sequence;
-    this.amountCents = record.amountCents;
+    this.#cents = record.amountCents <= EXACT_AS_NUMBER ? Number(record.amountCents) : record.amountCents;
     this.baseUrl = record.baseUrl;
     this.successUrl = record.successUrl;
     this.failUrl = record.failUrl;
@@ -51,13 +62,17 @@ export class SandboxOrder implements StoredOrder {
     this.updatedAt = record.updatedAt;
   }
 
+  get amountCents(): bigint {
+    return BigInt(this.#cents);
+  }
+
   /** The last segment of a v1 id: 16 hex digits of the uuid. */
   get shortId(): string {
-    return this.uuid.slice(0, 8) + this.uuid.slice(9, 13) + this.uuid.slice(14, 18);
+    return shortIdOf(this.uuid);
   }
 
   get id(): string {
-    return this.version === 'v1' ? PATHS.lookup('v1', this.shortId) : PATHS.lookup('v2', this.uuid);
+    return LOOKUP_BASE[this.version] + (this.version === 'v1' ? this.shortId : this.uuid);
   }
 
   // orderNumber, refNumber and currency exist on v1 orders only (spec §2.4: removed in v2).
@@ -78,16 +93,53 @@ export class SandboxOrder implements StoredOrder {
   }
 
   toRecord(): OrderRecord {
-    return { ...this };
+    const record: OrderRecord = {
+      version: this.version,
+      uuid: this.uuid,
+      owner: this.owner,
+      sequence: this.sequence,
+      amountCents: this.amountCents,
+      baseUrl: this.baseUrl,
+      successUrl: this.successUrl,
+      failUrl: this.failUrl,
+      description: this.description,
+      status: this.status,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+    };
+    if (this.externalReference !== undefined) record.externalReference = this.externalReference;
+    if (this.notificationUrl !== undefined) record.notificationUrl = this.notificationUrl;
+    return record;
+  }
+}
+
+/**
+ * One copy of each text that many orders share (callback addresses are usually the shop's few
+ * pages), bounded so that addresses unique to each order cannot make it grow without end.
+ */
+class SharedTexts {
+  #texts = new Map<string, string>();
+
+  constructor(private readonly limit: number) {}
+
+  share(text: string): string;
+  share(text: string | undefined): string | undefined;
+  share(text: string | undefined): string | undefined {
+    if (text === undefined) return undefined;
+    const known = this.#texts.get(text);
+    if (known !== undefined) return known;
+    if (this.#texts.size >= this.limit) this.#texts = new Map();
+    this.#texts.set(text, text);
+    return text;
   }
 }
 
 export class OrderBook {
-  readonly #byUuid = new Map<string, SandboxOrder>();
+  /** Every order by the last segment of its v1 id, which a uuid gives too: one index for both. */
   readonly #byShortId = new Map<string, SandboxOrder>();
   readonly #file: StateFile | undefined;
+  readonly #shared = new SharedTexts(1_000);
   #sequence = 100_000;
-  #baseUrl = '';
 
   /**
    * Loads `stateFile` if it exists, compacting it if needed; throws StateFileError when it cannot be
@@ -99,7 +151,7 @@ export class OrderBook {
     const kept = this.#file.load();
     if (kept) {
       this.#sequence = kept.sequence;
-      for (const record of kept.orders) this.#index(new SandboxOrder(record));
+      for (const record of kept.orders) this.#index(new SandboxOrder(this.#share(record)));
     }
     try {
       if (kept?.appendable && kept.lines === kept.orders.length) this.#file.open();
@@ -110,28 +162,31 @@ export class OrderBook {
   }
 
   get size(): number {
-    return this.#byUuid.size;
+    return this.#byShortId.size;
   }
 
   create(version: ApiVersion, owner: string, draft: OrderDraft, baseUrl: string, now: Date): SandboxOrder {
-    // Every order of a run shares one copy of the base address.
-    if (baseUrl !== this.#baseUrl) this.#baseUrl = baseUrl;
-    const order = new SandboxOrder({
-      version,
-      uuid: randomUUID(),
-      owner,
-      sequence: ++this.#sequence,
-      amountCents: draft.amountCents,
-      baseUrl: this.#baseUrl,
-      successUrl: draft.successUrl,
-      failUrl: draft.failUrl,
-      description: draft.description,
-      externalReference: draft.externalReference,
-      notificationUrl: draft.notificationUrl,
-      status: ORDER_STATES.pending,
-      createdAt: now.getTime(),
-      updatedAt: now.getTime(),
-    });
+    let uuid = randomUUID();
+    // A second order with the same v1 id would hide the first; 60 random bits make it rare, not impossible.
+    while (this.#byShortId.has(shortIdOf(uuid))) uuid = randomUUID();
+    const order = new SandboxOrder(
+      this.#share({
+        version,
+        uuid,
+        owner,
+        sequence: ++this.#sequence,
+        amountCents: draft.amountCents,
+        baseUrl,
+        successUrl: draft.successUrl,
+        failUrl: draft.failUrl,
+        description: draft.description,
+        externalReference: draft.externalReference,
+        notificationUrl: draft.notificationUrl,
+        status: ORDER_STATES.pending,
+        createdAt: now.getTime(),
+        updatedAt: now.getTime(),
+      }),
+    );
     this.#file?.append(order.toRecord());
     this.#index(order);
     return order;
@@ -139,7 +194,9 @@ export class OrderBook {
 
   /** Finds an order by uuid or by the last segment of its v1 id. */
   find(key: string): SandboxOrder | undefined {
-    return this.#byUuid.get(key) ?? this.#byShortId.get(key);
+    if (key.length !== 36) return this.#byShortId.get(key);
+    const order = this.#byShortId.get(shortIdOf(key));
+    return order?.uuid === key ? order : undefined;
   }
 
   setStatus(order: SandboxOrder, status: string, now: Date): void {
@@ -150,12 +207,11 @@ export class OrderBook {
   }
 
   list(): SandboxOrder[] {
-    return [...this.#byUuid.values()];
+    return [...this.#byShortId.values()];
   }
 
   clear(): void {
     this.#file?.compact(this.#sequence, []);
-    this.#byUuid.clear();
     this.#byShortId.clear();
   }
 
@@ -172,8 +228,18 @@ export class OrderBook {
     );
   }
 
+  /** The record with the texts that orders have in common as one shared copy each. */
+  #share(record: OrderRecord): OrderRecord {
+    const shared = this.#shared;
+    record.owner = shared.share(record.owner);
+    record.baseUrl = shared.share(record.baseUrl);
+    record.successUrl = shared.share(record.successUrl);
+    record.failUrl = shared.share(record.failUrl);
+    record.notificationUrl = shared.share(record.notificationUrl);
+    return record;
+  }
+
   #index(order: SandboxOrder): void {
-    this.#byUuid.set(order.uuid, order);
     this.#byShortId.set(order.shortId, order);
   }
 }

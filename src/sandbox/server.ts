@@ -1,18 +1,20 @@
 /**
- * `payorder sandbox` as a function: one Fastify server that emulates the whole service (both
+ * `payorder sandbox` as a function: one node:http server that emulates the whole service (both
  * versions, auth and checkout) on one port, plus the payment page and the /_sandbox control API.
  * Tests start it in-process on port 0 and stop it; the CLI command wraps it.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer, type Server } from 'node:http';
 import type { Credentials } from '../contract/token.js';
 import { TEST_ACCOUNT } from './accounts.js';
 import { SandboxClock } from './clock.js';
 import { registerControlRoutes } from './control-routes.js';
 import type { SandboxCore } from './core.js';
 import { ForcedQueue } from './faults.js';
+import { answerClientError, createListener, type RequestLine } from './http-listener.js';
 import { Journal } from './journal.js';
 import { Notifier } from './notifier.js';
 import { OrderBook } from './orders.js';
+import { Router } from './router.js';
 import { registerServiceRoutes } from './service-routes.js';
 import { TokenIssuer } from './tokens.js';
 
@@ -30,7 +32,7 @@ export interface SandboxOptions {
   notifyAttempts?: number;
   notifyBackoffMs?: number;
   /** Called once per answered request, for the CLI's request log. */
-  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+  onRequest?: (line: RequestLine) => void;
 }
 
 export interface Sandbox {
@@ -63,29 +65,45 @@ export function createCore(options: SandboxOptions): SandboxCore {
   return core;
 }
 
-export function buildApp(core: SandboxCore, options: SandboxOptions = {}): FastifyInstance {
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1_048_576 });
-  // Bodies are parsed by the routes themselves, so a malformed body gets the spec's error shape.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  if (options.onRequest) {
-    const log = options.onRequest;
-    app.addHook('onResponse', async (request, reply) => {
-      log({ method: request.method, path: request.url, status: reply.statusCode, ms: reply.elapsedTime });
+/** The sandbox's HTTP server, not yet listening. */
+export function buildServer(core: SandboxCore, options: SandboxOptions = {}): Server {
+  const router = new Router();
+  registerServiceRoutes(router, core);
+  registerControlRoutes(router, core);
+  const server = createServer(createListener(router, options.onRequest));
+  server.on('clientError', answerClientError);
+  // As Fastify had it: a hung request (the hang fault) waits until the client gives up, and
+  // keep-alive connections outlive a client's pause between batches.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 72_000;
+  return server;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
-  }
-  registerServiceRoutes(app, core);
-  registerControlRoutes(app, core);
-  return app;
+  });
+}
+
+/** Stops listening and cuts every connection, hung ones included. */
+function close(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
 }
 
 /** Starts a sandbox; `port: 0` picks a free port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const core = createCore(options);
-  const app = buildApp(core, options);
+  const server = buildServer(core, options);
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 4010, host });
-  const address = app.server.address();
+  await listen(server, options.port ?? 4010, host);
+  const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
@@ -94,7 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     host,
     core,
     async close() {
-      await app.close();
+      await close(server);
       await core.notifier.settle();
       core.orders.close();
     },

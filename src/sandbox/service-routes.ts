@@ -3,7 +3,6 @@
  * the payment links point at. Answers use the catalog's exact status, code and text (spec §7).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../contract/catalog.js';
 import { GRANT_TYPE, ORDER_STATES } from '../contract/fields.js';
 import { orderResponseBody, readOrderRequest } from '../contract/schemas.js';
@@ -13,6 +12,7 @@ import type { SandboxCore } from './core.js';
 import type { Forced } from './faults.js';
 import { ORDER_NOT_FOUND } from './orders.js';
 import { notFoundPage, paymentPage } from './payment-page.js';
+import { type Answer, html, NO_ANSWER, type Request, type Router, redirect } from './router.js';
 import { changeStatus } from './status-change.js';
 import type { TokenClaims } from './tokens.js';
 
@@ -26,7 +26,7 @@ interface Outcome {
 }
 
 interface Exchange {
-  request: FastifyRequest;
+  request: Request;
   /** The body parsed as JSON; `malformed` when it is not JSON. */
   body: unknown;
   malformed: boolean;
@@ -39,8 +39,8 @@ const fail = (id: CatalogId): Outcome => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function readJson(raw: unknown): { body: unknown; malformed: boolean } {
-  if (typeof raw !== 'string' || raw.trim() === '') return { body: undefined, malformed: false };
+function readJson(raw: string | undefined): { body: unknown; malformed: boolean } {
+  if (raw === undefined || raw.trim() === '') return { body: undefined, malformed: false };
   try {
     return { body: JSON.parse(raw), malformed: false };
   } catch {
@@ -54,7 +54,7 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function authenticate(core: SandboxCore, request: FastifyRequest): Promise<TokenClaims | Outcome> {
+async function authenticate(core: SandboxCore, request: Request): Promise<TokenClaims | Outcome> {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match) return fail('unauthorized');
@@ -98,7 +98,7 @@ async function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exc
     version,
     claims.sub,
     read.draft,
-    `${request.protocol}://${request.host}`,
+    `http://${request.headers.host ?? ''}`,
     core.now(),
   );
   return { status: 200, body: orderResponseBody(order), done: true };
@@ -107,7 +107,7 @@ async function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exc
 async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: Exchange): Promise<Outcome> {
   const claims = await authenticate(core, request);
   if (isOutcome(claims)) return claims;
-  const key = Object.values(request.params as Record<string, string>)[0] ?? '';
+  const key = Object.values(request.params)[0] ?? '';
   const order = core.orders.find(key);
   // Each version is a service of its own: an order made on the other one is unknown here.
   if (
@@ -120,35 +120,37 @@ async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: 
   return { status: 200, body: orderResponseBody(order) };
 }
 
-/** Sends a fault's answer and returns the status it sent (0 when none: hang, reset). */
-function sendFault(forced: Forced, request: FastifyRequest, reply: FastifyReply): number {
+/** A fault's answer; none for hang (the client waits) and reset (the connection is cut). */
+function faultAnswer(forced: Forced, request: Request): Answer | typeof NO_ANSWER {
   switch (forced.fault) {
     case 'hang':
-      reply.hijack();
-      return 0;
+      return NO_ANSWER;
     case 'reset':
-      reply.hijack();
-      request.raw.socket.destroy();
-      return 0;
+      request.socket.destroy();
+      return NO_ANSWER;
     case 'malformed':
-      void reply.code(200).type('application/json').send('{"status":"PENDING","links":{"chec');
-      return 200;
+      return {
+        status: 200,
+        type: 'application/json; charset=utf-8',
+        body: '{"status":"PENDING","links":{"chec',
+      };
     case 'html':
-      void reply
-        .code(502)
-        .type('text/html')
-        .send('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>');
-      return 502;
+      return html(
+        '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>',
+        502,
+      );
     case 'rate-limit':
-      void reply
-        .code(429)
-        .header('retry-after', String(forced.retryAfter ?? 1))
-        .send({ message: 'Too Many Requests' });
-      return 429;
+      return {
+        status: 429,
+        headers: { 'retry-after': String(forced.retryAfter ?? 1) },
+        body: { message: 'Too Many Requests' },
+      };
     default:
-      if (forced.retryAfter !== undefined) reply.header('retry-after', String(forced.retryAfter));
-      void reply.code(503).send({ message: 'Service Unavailable' });
-      return 503;
+      return {
+        status: 503,
+        ...(forced.retryAfter === undefined ? {} : { headers: { 'retry-after': String(forced.retryAfter) } }),
+        body: { message: 'Service Unavailable' },
+      };
   }
 }
 
@@ -162,7 +164,7 @@ function serve(
   handler: (core: SandboxCore, version: ApiVersion, exchange: Exchange) => Promise<Outcome>,
 ) {
   const serverFailure: CatalogId = route === 'token' ? 'token-500' : '999';
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: Request): Promise<Answer | typeof NO_ANSWER> => {
     const { body, malformed } = readJson(request.body);
     let forced = core.forced.take(route, version);
     if (!forced && core.failRate > 0 && Math.random() < core.failRate)
@@ -183,45 +185,42 @@ function serve(
 
     if (forced?.fault && forced.fault !== 'latency') {
       if (AFTER_WORK.has(forced.fault)) await handler(core, version, { request, body, malformed });
-      record(sendFault(forced, request, reply));
-      return reply;
+      const answer = faultAnswer(forced, request);
+      // A withheld answer is journaled with status 0.
+      record(answer === NO_ANSWER ? 0 : answer.status);
+      return answer;
     }
     const entry = forced?.error ? findCatalogEntry(forced.error) : undefined;
     const outcome = entry
       ? { status: entry.status, body: errorBody(entry) }
       : await handler(core, version, { request, body, malformed });
     record(outcome.status);
-    return reply.code(outcome.status).send(outcome.body);
+    return { status: outcome.status, body: outcome.body };
   };
 }
 
-export function registerServiceRoutes(app: FastifyInstance, core: SandboxCore): void {
+export function registerServiceRoutes(router: Router, core: SandboxCore): void {
   for (const version of API_VERSIONS) {
-    app.post(PATHS.token(version), serve(core, 'token', version, issueToken));
-    app.post(PATHS.checkout(version), serve(core, 'checkout', version, createOrder));
-    app.get(PATHS.lookup(version), serve(core, 'lookup', version, lookupOrder));
+    router.post(PATHS.token(version), serve(core, 'token', version, issueToken));
+    router.post(PATHS.checkout(version), serve(core, 'checkout', version, createOrder));
+    router.get(PATHS.lookup(version), serve(core, 'lookup', version, lookupOrder));
   }
 
-  app.get('/pay/:uuid', async (request, reply) => {
-    const order = core.orders.find((request.params as { uuid: string }).uuid);
-    if (!order) return reply.code(404).type('text/html').send(notFoundPage());
-    return reply.type('text/html').send(paymentPage(order));
+  router.get('/pay/:uuid', ({ params }) => {
+    const order = core.orders.find(params.uuid!);
+    return order ? html(paymentPage(order)) : html(notFoundPage(), 404);
   });
   for (const [action, status] of [
     ['pay', ORDER_STATES.paid],
     ['fail', ORDER_STATES.failed],
   ] as const) {
-    app.post(`/pay/:uuid/${action}`, async (request, reply) => {
-      const order = core.orders.find((request.params as { uuid: string }).uuid);
-      if (!order) return reply.code(404).type('text/html').send(notFoundPage());
-      if (order.status !== ORDER_STATES.pending) {
-        return reply
-          .code(409)
-          .type('text/html')
-          .send(paymentPage(order, `This order is already ${order.status}.`));
-      }
+    router.post(`/pay/:uuid/${action}`, ({ params }) => {
+      const order = core.orders.find(params.uuid!);
+      if (!order) return html(notFoundPage(), 404);
+      if (order.status !== ORDER_STATES.pending)
+        return html(paymentPage(order, `This order is already ${order.status}.`), 409);
       changeStatus(core, order, status);
-      return reply.redirect(status === ORDER_STATES.paid ? order.successUrl : order.failUrl, 303);
+      return redirect(status === ORDER_STATES.paid ? order.successUrl : order.failUrl);
     });
   }
 }

@@ -1,0 +1,180 @@
+/**
+ * The node:http side of the sandbox: finds the route, reads the body as text (at most 1 MiB; the
+ * routes parse it themselves, so a malformed body gets the spec's error shape), runs the handler,
+ * writes its answer, and tells the request log. Unknown routes, oversized bodies and handler
+ * failures get the JSON bodies the sandbox gave when it ran on Fastify.
+ */
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type Answer, type Match, NO_ANSWER, type Router } from './router.js';
+
+/** The largest request body read; a larger one is refused with 413. */
+export const BODY_LIMIT = 1_048_576;
+
+/** One line of the request log: an answered request. */
+export interface RequestLine {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Fastify's error bodies, field for field (clients may have come to rely on them), without the codes
+ * Fastify gave its own errors (FST_…); a Node error keeps its code, as it did there.
+ */
+const answers = {
+  notFound: (method: string, url: string): Answer => ({
+    status: 404,
+    body: { message: `Route ${method}:${url} not found`, error: 'Not Found', statusCode: 404 },
+  }),
+  badUrl: (url: string): Answer => ({
+    status: 400,
+    body: { error: 'Bad Request', message: `'${url}' is not a valid url component`, statusCode: 400 },
+  }),
+  tooLarge: (): Answer => ({
+    status: 413,
+    body: { statusCode: 413, error: 'Payload Too Large', message: 'Request body is too large' },
+  }),
+  failed: (error: unknown): Answer => {
+    const { code, message } = error as NodeJS.ErrnoException;
+    return {
+      status: 500,
+      body: {
+        statusCode: 500,
+        ...(typeof code === 'string' ? { code } : {}),
+        error: 'Internal Server Error',
+        message,
+      },
+    };
+  },
+};
+
+/** Writes an answer; one that cannot be written (a header node:http refuses) becomes a 500. */
+function write(response: ServerResponse, answer: Answer, close = false): void {
+  if (response.destroyed) return;
+  const { status, body, type } = answer;
+  let text: string;
+  try {
+    text = body === undefined ? '' : type ? String(body) : JSON.stringify(body);
+    const headers: Record<string, string | number> = {};
+    if (body !== undefined) headers['content-type'] = type ?? JSON_TYPE;
+    headers['content-length'] = Buffer.byteLength(text);
+    if (answer.headers) Object.assign(headers, answer.headers);
+    if (close) headers.connection = 'close';
+    response.writeHead(status, headers);
+  } catch (error) {
+    if (status === 500 || response.headersSent) response.socket?.destroy();
+    else write(response, answers.failed(error), close);
+    return;
+  }
+  response.end(text);
+}
+
+function run(match: Match, request: IncomingMessage, response: ServerResponse, body: string | undefined) {
+  const url = request.url!;
+  const mark = url.indexOf('?');
+  let answer: ReturnType<Match['handler']>;
+  try {
+    answer = match.handler({
+      method: request.method!,
+      url,
+      params: match.params,
+      query: mark < 0 ? '' : url.slice(mark + 1),
+      headers: request.headers,
+      body,
+      socket: request.socket,
+    });
+  } catch (error) {
+    write(response, answers.failed(error));
+    return;
+  }
+  if (answer instanceof Promise) {
+    answer.then(
+      (settled) => settled !== NO_ANSWER && write(response, settled),
+      (error: unknown) => write(response, answers.failed(error)),
+    );
+  } else if (answer !== NO_ANSWER) write(response, answer);
+}
+
+/** The server's request listener for `router`; `log` hears of every answered request. */
+export function createListener(router: Router, log?: (line: RequestLine) => void) {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    if (log) {
+      const started = performance.now();
+      response.once('finish', () =>
+        log({
+          method: request.method!,
+          path: request.url!,
+          status: response.statusCode,
+          ms: performance.now() - started,
+        }),
+      );
+    }
+    const method = request.method!;
+    const url = request.url!;
+    const mark = url.indexOf('?');
+    let match: Match | undefined;
+    try {
+      match = router.find(method, mark < 0 ? url : url.slice(0, mark));
+    } catch {
+      write(response, answers.badUrl(url));
+      return;
+    }
+    if (!match) {
+      write(response, answers.notFound(method, url));
+      return;
+    }
+    if (method === 'GET' || method === 'HEAD') {
+      run(match, request, response, undefined);
+      return;
+    }
+    const tooLarge = () => write(response, answers.tooLarge(), true);
+    if (Number(request.headers['content-length']) > BODY_LIMIT) {
+      tooLarge();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (size > BODY_LIMIT) return;
+      size += chunk.length;
+      if (size <= BODY_LIMIT) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        tooLarge();
+      }
+    });
+    request.on('end', () => {
+      if (size > BODY_LIMIT) return;
+      const body =
+        chunks.length === 0
+          ? undefined
+          : (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+      run(match, request, response, body);
+    });
+  };
+}
+
+/**
+ * The answer to a request that is not HTTP (node:http's 'clientError'): Fastify's JSON 400, 408 or
+ * 431, then the connection is closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Client Timeout']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Exceeded maximum allowed HTTP header size']
+        : [400, 'Client Error'];
+  const reason = STATUS_CODES[status]!;
+  const body = JSON.stringify({ error: reason, message, statusCode: status });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`,
+    );
+  socket.destroy(error);
+}
