@@ -2,10 +2,13 @@
  * The only module that speaks HTTP (through ky). It sends one exchange, traces it with --debug
  * (secrets, tokens and the Authorization header masked), and turns transport failures into typed
  * errors that name the address. Whether a request may be retried is decided by the caller.
+ * ky sends through a transport (transport.ts: the built-in fetch, or a batch's keep-alive agent);
+ * ky's options that never change are made once per client, not per request.
  */
-import ky, { HTTPError, TimeoutError } from 'ky';
+import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { maskAuthorization, maskBody, maskText } from '../contract/masking.js';
 import { CliError } from '../errors.js';
+import { fetchTransport, type Transport, textOf, type WireBody } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST';
@@ -35,6 +38,8 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** How many times a 429/503 answer may be retried, honoring Retry-After. */
   refusalRetries: number;
+  /** How requests travel; the built-in fetch when not given. */
+  transport?: Transport;
 }
 
 const REFUSALS = [429, 503];
@@ -65,69 +70,112 @@ export function maskedRequest(exchange: Exchange): WireRequest {
   return { ...request, headers, ...(request.body === undefined ? {} : { body: maskBody(request.body) }) };
 }
 
-export async function send(exchange: Exchange, given: HttpOptions): Promise<Answer> {
-  // The token this exchange carries is masked like the secrets, wherever a server echoes it.
-  const bearer = /^Bearer (.+)$/.exec(exchange.headers?.authorization ?? '')?.[1];
-  const options = bearer ? { ...given, secrets: [...given.secrets, bearer] } : given;
+/** ky's options that do not change from one request to the next: made once per HttpOptions. */
+interface SharedOptions {
+  retrying: Options;
+  once: Options;
+}
+
+const shared = new WeakMap<HttpOptions, SharedOptions>();
+
+function sharedOptions(options: HttpOptions): SharedOptions {
+  let made = shared.get(options);
+  if (made) return made;
   const { trace } = options;
-  const { headers } = wireRequest(exchange);
+  const transport = options.transport ?? fetchTransport;
+  const base: Options = {
+    timeout: options.timeoutMs,
+    throwHttpErrors: (status) => REFUSALS.includes(status),
+    signal: options.signal,
+    fetch: transport.fetch as unknown as Options['fetch'],
+    hooks: trace
+      ? {
+          beforeRetry: [
+            ({ request, retryCount }) =>
+              trace(`↻ retry ${retryCount} of ${request.method} ${request.url} after a refusal`),
+          ],
+        }
+      : {},
+  };
+  const retry = {
+    methods: ['get', 'post'],
+    statusCodes: REFUSALS,
+    afterStatusCodes: REFUSALS,
+    maxRetryAfter: 30_000,
+    backoffLimit: 5_000,
+    retryOnTimeout: false,
+    // Only answers that say the service did not act are retried; never a lost or failed exchange.
+    // For those, undefined leaves the timing to ky, which honours Retry-After (true would not).
+    shouldRetry: ({ error }: { error: Error }) =>
+      error instanceof HTTPError && REFUSALS.includes(error.response.status) ? undefined : false,
+  };
+  made = {
+    retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
+    once: { ...base, retry: { ...retry, limit: 0 } },
+  };
+  shared.set(options, made);
+  return made;
+}
+
+/** The secrets an exchange's traffic is masked with: the known ones and the token it carries. */
+function secretsOf(exchange: Exchange, options: HttpOptions): string[] {
+  const authorization = exchange.headers?.authorization;
+  const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
+  return bearer ? [...options.secrets, bearer] : options.secrets;
+}
+
+export async function send(exchange: Exchange, options: HttpOptions): Promise<Answer> {
+  const { trace } = options;
   const started = performance.now();
   if (trace) {
     trace(`→ ${exchange.method} ${exchange.url}`);
     const masked = maskedRequest(exchange);
     for (const [name, value] of Object.entries(masked.headers)) trace(`→ ${name}: ${value}`);
-    if (masked.body !== undefined) trace(`→ ${maskText(JSON.stringify(masked.body), options.secrets)}`);
+    if (masked.body !== undefined)
+      trace(`→ ${maskText(JSON.stringify(masked.body), secretsOf(exchange, options))}`);
   }
+  const wire: WireBody = {
+    headers: wireRequest(exchange).headers,
+    body: exchange.body === undefined ? undefined : JSON.stringify(exchange.body),
+  };
+  const { retrying, once } = sharedOptions(options);
   try {
+    // `wire` is not one of ky's options: ky hands it to the transport as it is.
     const response = await ky(exchange.url, {
+      ...(exchange.retryRefusals ? retrying : once),
       method: exchange.method,
-      headers,
-      body: exchange.body === undefined ? undefined : JSON.stringify(exchange.body),
-      timeout: options.timeoutMs,
-      throwHttpErrors: (status) => REFUSALS.includes(status),
-      signal: options.signal,
-      retry: {
-        limit: exchange.retryRefusals ? options.refusalRetries : 0,
-        methods: ['get', 'post'],
-        statusCodes: REFUSALS,
-        afterStatusCodes: REFUSALS,
-        maxRetryAfter: 30_000,
-        backoffLimit: 5_000,
-        retryOnTimeout: false,
-        // Only answers that say the service did not act are retried; never a lost or failed exchange.
-        // For those, undefined leaves the timing to ky, which honours Retry-After (true would not).
-        shouldRetry: ({ error }) =>
-          error instanceof HTTPError && REFUSALS.includes(error.response.status) ? undefined : false,
-      },
-      hooks: trace
-        ? {
-            beforeRetry: [
-              ({ retryCount }) =>
-                trace(`↻ retry ${retryCount} of ${exchange.method} ${exchange.url} after a refusal`),
-            ],
-          }
-        : {},
-    });
-    return await readAnswer(response, started, options);
+      wire,
+    } as Options);
+    return await readAnswer(response, started, exchange, options);
   } catch (error) {
-    if (error instanceof HTTPError) return await readAnswer(error.response, started, options);
+    if (error instanceof HTTPError) return await readAnswer(error.response, started, exchange, options);
     throw transportError(error, exchange, options);
   }
 }
 
-async function readAnswer(response: Response, started: number, options: HttpOptions): Promise<Answer> {
-  const text = await response.text();
+async function readAnswer(
+  response: Response,
+  started: number,
+  exchange: Exchange,
+  options: HttpOptions,
+): Promise<Answer> {
+  const text = textOf(response) ?? (await response.text());
   if (options.trace) {
     options.trace(
       `← ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`,
     );
-    if (text) options.trace(`← ${cut(masked(text, options.secrets), 500)}`);
+    if (text) options.trace(`← ${cut(masked(text, secretsOf(exchange, options)), 500)}`);
   }
+  let shown: string | undefined;
   return {
     status: response.status,
     headers: response.headers,
     text,
-    excerpt: excerpt(text, options.secrets),
+    // Masking parses the body: done only when an error shows it.
+    get excerpt() {
+      shown ??= excerpt(text, secretsOf(exchange, options));
+      return shown;
+    },
   };
 }
 
@@ -181,7 +229,10 @@ function transportError(error: unknown, exchange: Exchange, options: HttpOptions
     return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail, true);
   }
   const cause = rootCause(error);
-  const detail = maskText(cause.code ?? cause.message ?? (error as Error).message, options.secrets);
+  const detail = maskText(
+    cause.code ?? cause.message ?? (error as Error).message,
+    secretsOf(exchange, options),
+  );
   const notSent =
     NOT_SENT.test(cause.code ?? '') ||
     // fetch refusing the address, or a TLS handshake the peer cut: nothing of the request left.

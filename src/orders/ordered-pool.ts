@@ -27,16 +27,16 @@ export async function* orderedPool<T, R>(
   { concurrency, stopped: stoppedByCaller = () => false, signal }: PoolOptions,
 ): AsyncGenerator<R> {
   const stopped = () => signal?.aborted === true || stoppedByCaller();
-  const aborted = new Promise<IteratorResult<T>>((resolve) => {
-    const done = () => resolve({ done: true, value: undefined });
-    if (signal?.aborted) done();
-    else signal?.addEventListener('abort', done, { once: true });
-  });
   const window = concurrency * 4;
   const queue: Array<Entry<R>> = [];
   let running = 0;
+  // Each wait is a fresh promise that a settled item or Ctrl-C resolves. Nothing is raced against
+  // a promise that lives for the whole run: every race would stay in its list of reactions, holding
+  // the item it was won with, and memory would grow with the input.
   let wake: (() => void) | undefined;
   const changed = () => new Promise<void>((resolve) => (wake = resolve));
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
   const settle = (entry: Entry<R>) => {
     entry.settled = true;
     running--;
@@ -54,8 +54,8 @@ export async function* orderedPool<T, R>(
       }
       if (stopped()) break;
       pending ??= input.next();
-      const next = await Promise.race([pending, aborted, changed().then(() => undefined)]);
-      // A result became ready while the input was still reading: hand it back first.
+      const next = await Promise.race([pending, changed().then(() => undefined)]);
+      // A result became ready (or Ctrl-C came) while the input was still reading: see to that first.
       if (next === undefined) continue;
       pending = undefined;
       if (next.done || stopped()) break;
@@ -69,6 +69,7 @@ export async function* orderedPool<T, R>(
       queue.push(entry);
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     // Not awaited while a read is still waiting for input: it would hold the stop.
     if (signal?.aborted || pending) void input.return?.()?.catch(() => {});
     else await input.return?.();

@@ -1,7 +1,8 @@
 /**
  * Writes orders to stdout in the chosen format, as they come, for every command that shows orders.
  * One order, many orders and batch results (each with its input line) share it, so the JSON shape
- * and the table look are the same everywhere.
+ * and the table look are the same everywhere. It says when stdout's buffer is full (`ready()`), so
+ * a batch waits for a slow reader instead of holding every result in memory.
  */
 
 import type { Context } from '../context.js';
@@ -41,6 +42,11 @@ export interface OrderWriter {
   format: OutputFormat;
   order(order: Order, raw: string): void;
   record(record: BatchRecord, raw?: string): void;
+  /**
+   * Resolves once stdout can take more: at once unless a write filled its buffer, else when the
+   * reader has taken it (or stdout is gone, or the command is stopping).
+   */
+  ready(): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -51,7 +57,11 @@ export function createOrderWriter(
   format: OutputFormat,
   shape: WriterShape,
 ): OrderWriter {
-  const out = (text: string) => ctx.io.stdout.write(text);
+  // Set when a write fills stdout's buffer: the caller waits in ready() before the next order.
+  let full = false;
+  const out = (text: string) => {
+    if (!ctx.io.stdout.write(text)) full = true;
+  };
   const paint = painter(ctx.io.colorOut);
   const tableRows: Order[] = [];
   let count = 0;
@@ -125,6 +135,11 @@ export function createOrderWriter(
     format,
     order: (order, raw) => emit(order, raw),
     record: (record, raw) => emit(record.order, raw, record),
+    async ready() {
+      if (!full) return;
+      full = false;
+      await drained(ctx);
+    },
     async end() {
       // A TSV of no orders is still a TSV: its header says what its columns would be.
       if (format === 'tsv' && !flags.raw && !flags.field)
@@ -134,6 +149,25 @@ export function createOrderWriter(
       if (format === 'table' && tableRows.length > 0) out(`${await manyTable(tableRows, paint)}\n`);
     },
   };
+}
+
+/** Resolves on stdout's next 'drain', or when it closes or fails, or when the command is stopping. */
+function drained(ctx: Context): Promise<void> {
+  const { stdout } = ctx.io;
+  return new Promise((resolve) => {
+    const done = () => {
+      stdout.off('drain', done);
+      stdout.off('close', done);
+      stdout.off('error', done);
+      ctx.signal.removeEventListener('abort', done);
+      resolve();
+    };
+    if (ctx.signal.aborted) return resolve();
+    stdout.on('drain', done);
+    stdout.on('close', done);
+    stdout.on('error', done);
+    ctx.signal.addEventListener('abort', done);
+  });
 }
 
 const indent = (text: string) => text.replace(/^/gm, '  ');

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readOrderRequest } from '../../src/contract/schemas.js';
+import { PATHS } from '../../src/contract/versions.js';
 
 const orders = new Map<string, string>();
 
@@ -33,7 +34,7 @@ const server = createServer((request, response) => {
       if ('problem' in read) return send(400, { code: '1001' });
       const uuid = randomUUID();
       const order = {
-        id: `/v2/api/orders/${uuid}`,
+        id: PATHS.lookup('v2', uuid),
         type: 'Order',
         uuid,
         amount: read.draft.amountCents.toString(),

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { WireRequest } from '../../api/http.js';
 import type { Target } from '../../api/service.js';
 import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
-import type { Context } from '../../context.js';
+import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
 import { type BatchRun, batchOutcome, startBatch } from '../../orders/batch.js';
@@ -124,7 +124,9 @@ export async function parseOrderCreateOptions(
 export async function runOrderCreate(options: OrderCreateOptions, ctx: Context): Promise<OrderCreateResult> {
   const { target } = options;
   if (options.batch) {
-    const session = await openSession(ctx, target, { interruptible: false });
+    const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
+      interruptible: false,
+    });
     return { kind: 'batch', run: startBatch(ctx, session, options.batch) };
   }
   const draft = options.draft!;
@@ -209,13 +211,15 @@ export async function renderOrderCreate(
     for await (const { record, raw } of run.records) {
       writer.record(record, raw);
       if (progress && !ctx.signal.aborted) {
-        const { lines, counts, seconds } = run.summary();
-        progress.update(
-          `${lines} lines: ${counts.created} created, ${counts.skipped} skipped, ${counts.failed} failed, ${counts.unknown} unknown (${(lines / seconds).toFixed(1)}/s)`,
-        );
+        progress.update(() => {
+          const { lines, counts, seconds } = run.summary();
+          return `${lines} lines: ${counts.created} created, ${counts.skipped} skipped, ${counts.failed} failed, ${counts.unknown} unknown (${(lines / seconds).toFixed(1)}/s)`;
+        });
       }
       // Per-line errors go to stderr as they happen unless the table or the progress shows them.
       if (!progress && record.error && !ctx.flags.json && format !== 'table') note(ctx, record.error.message);
+      // A slow reader holds the batch back: no further line is sent until stdout takes this one.
+      await writer.ready();
     }
   } finally {
     ctx.signal.removeEventListener('abort', onStop);

@@ -6,7 +6,7 @@
 import type { OrderResult, Target } from '../../api/service.js';
 import { openInput } from '../../cli/input-file.js';
 import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
-import type { Context } from '../../context.js';
+import { type Context, withConnections } from '../../context.js';
 import { CliError, usageError } from '../../errors.js';
 import { readLines } from '../../orders/input-lines.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
@@ -88,7 +88,11 @@ export async function runOrderGet(
   options: OrderGetOptions,
   ctx: Context,
 ): Promise<AsyncGenerator<OrderResult | CliError>> {
-  const session = await openSession(ctx, options.target);
+  // Ids from a file are many: they go through a keep-alive agent sized to --concurrency.
+  const session = await openSession(
+    options.input === undefined ? ctx : withConnections(ctx, options.concurrency),
+    options.target,
+  );
   const single = isSingle(options);
   const lookup = async (id: string) => {
     try {
@@ -125,6 +129,7 @@ export async function renderOrderGet(
         continue;
       }
       writer.order(result.order, result.raw);
+      await writer.ready();
     }
   } finally {
     await writer.end();
