@@ -3,25 +3,17 @@
  * script does, run it, and check what a person would see.
  */
 import { resolve } from 'node:path';
-import { build } from 'esbuild';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { bundle } from '../.ci/bundle-run.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 describe('npm run demo', () => {
   it('logs in, creates on v2 and v1, looks both up, runs a batch twice, and stops the sandbox', async () => {
-    const outfile = resolve(ROOT, 'dist/demo/demo.mjs');
-    await build({
-      entryPoints: [resolve(ROOT, 'test/demo/demo.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outfile,
-      logLevel: 'warning',
-    });
-    const result = await execa(process.execPath, [outfile], {
+    // dist/ is built by the test run's global setup: only the script is bundled here.
+    const script = await bundle('test/demo/demo.ts');
+    const result = await execa(process.execPath, [script], {
       cwd: ROOT,
       reject: false,
       timeout: 60_000,

@@ -19,22 +19,30 @@ const NODES: Record<string, string> = {
   '24': join(ROOT, 'node_modules/node/bin/node'),
 };
 
-beforeAll(async () => {
+/** Packs the project and installs the tarball globally under `prefix`. */
+async function packAndInstall(): Promise<void> {
   // dist/ is built by the test run's global setup; packing must not rebuild it under the other tests.
-  const [packed] = await Promise.all([
-    execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], { cwd: ROOT }),
-    execa(
-      'npm',
-      ['install', '--prefix', join(work, 'node-22'), '--no-save', '--no-audit', '--no-fund', 'node@22'],
-      { cwd: work, stdin: 'ignore' },
-    ),
-  ]);
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
+    cwd: ROOT,
+  });
   const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
   // npm keeps the machine's environment (certificate settings among it); --prefix moves its global config.
   await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], {
     cwd: work,
     stdin: 'ignore',
   });
+}
+
+// The install of Node 22 needs nothing from the package: both installs run at the same time.
+beforeAll(async () => {
+  await Promise.all([
+    packAndInstall(),
+    execa(
+      'npm',
+      ['install', '--prefix', join(work, 'node-22'), '--no-save', '--no-audit', '--no-fund', 'node@22'],
+      { cwd: work, stdin: 'ignore' },
+    ),
+  ]);
 }, 300_000);
 
 // A Node runtime and an install are large: leave nothing behind.

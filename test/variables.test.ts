@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIAL_VARIABLES } from '../src/session/credentials.js';
 import { variableProblem } from '../src/variables.js';
-import { SECRET, SHOP } from './helpers/cli.js';
-import { loginArgs, SHOP_ENV, useE2E } from './helpers/e2e.js';
-import { call, journal } from './helpers/sandbox.js';
+import { SHOP } from './helpers/cli.js';
+import { SHOP_ENV, useE2E } from './helpers/e2e.js';
+import { call, createOrder, journal, tokenFor } from './helpers/sandbox.js';
 
 describe('variableProblem', () => {
   it.each([
@@ -68,29 +68,8 @@ const ORDER = ['--description', 'Tea', '--success', 'https://s.example/ok', '--f
 
 /** Logs SHOP in (a stored login with a cached token), creates one order of SHOP's, clears the journal. */
 async function storedLogin(): Promise<string> {
-  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
-  const token = (
-    await call(e2e.sb.url, 'POST', '/v2/api/auth/token', {
-      username: SHOP.username,
-      client_id: SHOP.clientId,
-      client_secret_id: SHOP.clientSecretId,
-      grant_type: 'client_credentials',
-    })
-  ).body.access_token;
-  const { uuid } = (
-    await call(
-      e2e.sb.url,
-      'POST',
-      '/v2/api/checkout',
-      {
-        amount: '100',
-        description: 'Tea',
-        callback_success: 'https://s.example/ok',
-        callback_fail: 'https://s.example/ko',
-      },
-      token,
-    )
-  ).body;
+  await e2e.login();
+  const { uuid } = await createOrder(e2e.sb.url, await tokenFor(e2e.sb.url, 'v2', SHOP));
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
   return uuid;
 }
@@ -162,7 +141,7 @@ describe('credential variables: all three, or none', () => {
       env: SHOP_ENV,
     });
     expect(result.exitCode, result.stderr).toBe(0);
-    const orders = (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders;
+    const orders = await e2e.orders();
     expect(orders.map((o: any) => o.owner)).toEqual([SHOP.username]);
     expect((await journal(e2e.sb.url, 'token'))[0].body.username).toBe(SHOP.username);
   });

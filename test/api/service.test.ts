@@ -7,6 +7,8 @@ import { type Exchange, maskedRequest, wireRequest } from '../../src/api/http.js
 import { ServiceClient, type Target } from '../../src/api/service.js';
 import { catalogError } from '../../src/api/service-errors.js';
 import { CATALOG, type CatalogId, errorBody, matchCatalog } from '../../src/contract/catalog.js';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import { PATHS } from '../../src/contract/versions.js';
 import { CliError, type ErrorKind, EXIT } from '../../src/errors.js';
 import { SECRET, SHOP } from '../helpers/cli.js';
 
@@ -56,12 +58,14 @@ describe('catalogError', () => {
   const row = (id: CatalogId) => CATALOG.find((entry) => entry.id === id)!;
 
   it('token errors name the username or client id at fault, never the secret', () => {
-    expect(catalogError(row('3003'), situation).message).toBe('no user account "shop-owner" on stage (3003)');
+    expect(catalogError(row('3003'), situation).message).toBe(
+      `no user account "${SHOP.username}" on stage (3003)`,
+    );
     expect(catalogError(row('3005'), situation).message).toBe(
-      'no active client with client id "shop-client-7" on stage (3005)',
+      `no active client with client id "${SHOP.clientId}" on stage (3005)`,
     );
     expect(catalogError(row('3006'), situation)).toMatchObject({
-      message: 'the secret does not match client id "shop-client-7" on stage (3006)',
+      message: `the secret does not match client id "${SHOP.clientId}" on stage (3006)`,
       details: { hint: 'enter the client secret id again: payorder login --env stage' },
     });
   });
@@ -92,7 +96,7 @@ describe('wireRequest', () => {
   it('a request with a body: accept, the caller’s headers, and content-type JSON', () => {
     const exchange: Exchange = {
       method: 'POST',
-      url: 'https://checkout.example/v2/api/checkout',
+      url: `https://checkout.example${PATHS.checkout('v2')}`,
       headers: { authorization: `Bearer ${TOKEN}` },
       body: order,
       retryRefusals: true,
@@ -100,7 +104,7 @@ describe('wireRequest', () => {
     };
     expect(wireRequest(exchange)).toEqual({
       method: 'POST',
-      url: 'https://checkout.example/v2/api/checkout',
+      url: `https://checkout.example${PATHS.checkout('v2')}`,
       headers: {
         accept: 'application/json',
         authorization: `Bearer ${TOKEN}`,
@@ -113,7 +117,7 @@ describe('wireRequest', () => {
   it('a request without a body has no content-type', () => {
     const request = wireRequest({
       method: 'GET',
-      url: 'https://checkout.example/v2/api/orders/abc',
+      url: `https://checkout.example${PATHS.lookup('v2', 'abc')}`,
       retryRefusals: true,
       createsSomething: false,
     });
@@ -125,9 +129,10 @@ describe('wireRequest', () => {
 describe('maskedRequest', () => {
   const exchange: Exchange = {
     method: 'POST',
-    url: 'https://auth.example/v2/api/auth/token',
+    url: `https://auth.example${PATHS.token('v2')}`,
     headers: { authorization: `Bearer ${TOKEN}` },
-    body: { username: 'shop-owner', client_secret_id: SECRET, nested: { access_token: TOKEN } },
+    // The spec's field names, typed out: secrets are masked by their names on the wire.
+    body: { username: SHOP.username, client_secret_id: SECRET, nested: { access_token: TOKEN } },
     retryRefusals: true,
     createsSomething: false,
   };
@@ -136,7 +141,7 @@ describe('maskedRequest', () => {
     expect(maskedRequest(exchange)).toEqual({
       ...wireRequest(exchange),
       headers: { ...wireRequest(exchange).headers, authorization: 'Bearer ***' },
-      body: { username: 'shop-owner', client_secret_id: '***', nested: { access_token: '***' } },
+      body: { username: SHOP.username, client_secret_id: '***', nested: { access_token: '***' } },
     });
   });
 
@@ -151,8 +156,8 @@ describe('ServiceClient.dryRunCreateOrder', () => {
   const target: Target = {
     env: 'sandbox',
     version: 'v2',
-    authBase: 'http://127.0.0.1:4010',
-    checkoutBase: 'http://127.0.0.1:4010',
+    authBase: SANDBOX_DEFAULT_URL,
+    checkoutBase: SANDBOX_DEFAULT_URL,
   };
   const client = new ServiceClient(target, { timeoutMs: 1000, secrets: [], refusalRetries: 0 });
 
@@ -162,6 +167,10 @@ describe('ServiceClient.dryRunCreateOrder', () => {
       ...sent,
       headers: { ...sent.headers, authorization: 'Bearer ***' },
     });
-    expect(sent).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:4010/v2/api/checkout', body: order });
+    expect(sent).toMatchObject({
+      method: 'POST',
+      url: SANDBOX_DEFAULT_URL + PATHS.checkout('v2'),
+      body: order,
+    });
   });
 });

@@ -1,20 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CONCURRENCY, parseConcurrency, parseOutputOptions, wholeNumber } from '../../src/cli/options.js';
-import { CliError, EXIT } from '../../src/errors.js';
+import { type CliError, EXIT } from '../../src/errors.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { runInProcess } from '../helpers/context.js';
-
-/** The error `parse` throws, which must be a typed error (a plain Error would be an "unexpected failure"). */
-function refusal(parse: () => unknown): CliError {
-  try {
-    parse();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected a usage error, but the value was accepted');
-}
+import { refusal } from '../helpers/refusal.js';
 
 /** What a user sees of a refusal: its kind, exit code, message and the flag it names. */
 const shown = (error: CliError) => ({

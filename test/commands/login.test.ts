@@ -1,20 +1,18 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Target } from '../../src/api/service.js';
-import type { ApiVersion } from '../../src/contract/versions.js';
+import { type ApiVersion, PATHS, PREFIX } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { tokenKey } from '../../src/session/token-cache.js';
 import { BIN, cliFor, SECRET, SHOP } from '../helpers/cli.js';
 import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, journal } from '../helpers/sandbox.js';
+import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp, unusedPort } from '../helpers/servers.js';
 
 const e2e = useE2E();
-const store = () => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-const storeExists = () => existsSync(join(e2e.dir, 'config.json'));
+const storeExists = () => existsSync(e2e.storeFile());
 const sandbox = (version: ApiVersion = 'v2'): Target => ({
   env: 'sandbox',
   version,
@@ -31,22 +29,21 @@ describe('payorder login', () => {
     expect(result.stdout).toBe('');
     const tokens = await journal(e2e.sb.url, 'token');
     expect(tokens).toHaveLength(1);
+    // What reached the service, in the spec's field names typed out (the wire format, checked on its own).
     expect(tokens[0].body).toEqual({
       username: SHOP.username,
       client_id: SHOP.clientId,
       client_secret_id: '***',
       grant_type: 'client_credentials',
     });
-    const profile = store().environments.sandbox;
-    expect(profile.credentials).toEqual(SHOP);
-    expect(Object.keys(profile.tokens)).toEqual([tokenKey(sandbox(), SHOP)]);
-    const token = profile.tokens[tokenKey(sandbox(), SHOP)];
-    expect(token.clientId).toBe(SHOP.clientId);
-    expect(await e2e.sb.sandbox.core.tokens.verify(token.accessToken)).toEqual({
+    const profile = e2e.store().environments?.sandbox;
+    expect(profile?.credentials).toEqual(SHOP);
+    expect(Object.keys(profile?.tokens ?? {})).toEqual([tokenKey(sandbox(), SHOP)]);
+    expect(await e2e.sb.sandbox.core.tokens.verify(e2e.cachedToken().accessToken)).toEqual({
       ok: true,
       claims: { sub: SHOP.username, client_id: SHOP.clientId, exp: expect.any(Number) },
     });
-    expect(mode(join(e2e.dir, 'config.json'))).toBe('600');
+    expect(mode(e2e.storeFile())).toBe('600');
     expect(mode(e2e.dir)).toBe('700');
   });
 
@@ -62,7 +59,7 @@ describe('payorder login', () => {
       username: SHOP.username,
       client_id: SHOP.clientId,
       token_expires_at: new Date(Date.parse(now) + e2e.sb.sandbox.core.tokenTtlSeconds * 1000).toISOString(),
-      store: join(e2e.dir, 'config.json'),
+      store: e2e.storeFile(),
     });
   });
 
@@ -76,16 +73,16 @@ describe('payorder login', () => {
       'warning: API v1 is deprecated and is switched off on 2026-12-31 (91 days left); move to --api v2',
     );
     const tokens = await journal(e2e.sb.url, 'token');
-    expect(tokens.map((t) => t.path)).toEqual(['/1/auth/token']);
+    expect(tokens.map((t) => t.path)).toEqual([PATHS.token('v1')]);
     expect(tokens[0].body).toEqual({
       user_name: SHOP.username,
       client_id: SHOP.clientId,
       client_secret_id: '***',
       grant_type: 'client_credentials',
     });
-    const profile = store().environments.sandbox;
-    expect(profile.api).toBe('v1');
-    expect(Object.keys(profile.tokens)).toEqual([tokenKey(sandbox('v1'), SHOP)]);
+    const profile = e2e.store().environments?.sandbox;
+    expect(profile?.api).toBe('v1');
+    expect(Object.keys(profile?.tokens ?? {})).toEqual([tokenKey(sandbox('v1'), SHOP)]);
   });
 
   it('by a secret file', async () => {
@@ -103,14 +100,14 @@ describe('payorder login', () => {
       file,
     ]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(store().environments.sandbox.credentials).toEqual(SHOP);
+    expect(e2e.store().environments?.sandbox?.credentials).toEqual(SHOP);
   });
 
   it('with nothing given on the sandbox uses the documented test account', async () => {
     const result = await e2e.run(['login', '--env', 'sandbox', '--no-input']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`using the sandbox test account ${TEST_ACCOUNT.username}`);
-    expect(store().environments.sandbox.credentials).toEqual(TEST_ACCOUNT);
+    expect(e2e.store().environments?.sandbox?.credentials).toEqual(TEST_ACCOUNT);
   });
 
   it('by prompt on a terminal (pseudo-TTY), the secret hidden', async () => {
@@ -136,7 +133,7 @@ describe('payorder login', () => {
     expect(result.exitCode).toBe(0);
     expect(screen).toContain('Client secret id: *');
     expect(screen + result.stdout).not.toContain(SECRET);
-    expect(store().environments.stage.credentials).toEqual(SHOP);
+    expect(e2e.store().environments?.stage?.credentials).toEqual(SHOP);
   });
 
   it('--no-input without a secret fails naming what is missing, and sends nothing', async () => {
@@ -221,18 +218,19 @@ describe('payorder login', () => {
   it('--debug traces the exchange with the secret and token masked', async () => {
     const result = await e2e.run(['login', '--env', 'sandbox', '--debug'], { env: SHOP_ENV });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}/v2/api/auth/token`);
+    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}${PATHS.token('v2')}`);
     expect(result.stderr).toContain('"client_secret_id":"***"');
     expect(result.stderr).toContain('"access_token":"***"');
     expect(result.stderr).toContain('[debug] ← 200');
   });
 
   it('an unreachable service is exit 5 naming the address', async () => {
+    const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(['login', '--env', 'sandbox'], {
-      env: { ...SHOP_ENV, PAYORDER_AUTH_URL: 'http://127.0.0.1:9' },
+      env: { ...SHOP_ENV, PAYORDER_AUTH_URL: url },
     });
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toContain('cannot reach http://127.0.0.1:9');
+    expect(result.stderr).toContain(`cannot reach ${url}`);
   });
 
   it('stage needs its addresses: the error names the key and the command that sets it', async () => {
@@ -246,18 +244,21 @@ describe('payorder login', () => {
       { env: SHOP_ENV },
     );
     expect(stored.exitCode).toBe(0);
-    expect(store().environments.stage.addresses.v2).toEqual({ auth: e2e.sb.url, checkout: e2e.sb.url });
+    expect(e2e.store().environments?.stage?.addresses?.v2).toEqual({
+      auth: e2e.sb.url,
+      checkout: e2e.sb.url,
+    });
   });
 });
 
 describe('the store', () => {
   it('a corrupt file is named and never replaced', async () => {
-    writeFileSync(join(e2e.dir, 'config.json'), '{"environments": {');
+    writeFileSync(e2e.storeFile(), '{"environments": {');
     for (const args of [['status'], ['login', '--env', 'sandbox']]) {
       const result = await e2e.run(args, { env: SHOP_ENV });
       expect(result.exitCode).toBe(2);
-      expect(result.stderr).toContain(`the payorder store ${join(e2e.dir, 'config.json')} cannot be read`);
-      expect(readFileSync(join(e2e.dir, 'config.json'), 'utf8')).toBe('{"environments": {');
+      expect(result.stderr).toContain(`the payorder store ${e2e.storeFile()} cannot be read`);
+      expect(readFileSync(e2e.storeFile(), 'utf8')).toBe('{"environments": {');
     }
   });
 
@@ -295,8 +296,12 @@ describe('login: what is refused before anything is sent', () => {
   );
 
   it.each([
-    ['--auth-url', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
-    ['--auth-url', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    ['--auth-url', `https://auth.example${PREFIX.v2}`, `give the base address without "${PREFIX.v2}"`],
+    [
+      '--auth-url',
+      `https://auth.example${PATHS.token('v1')}`,
+      `give the base address without "${PREFIX.v1}"`,
+    ],
     ['--checkout-url', 'https://checkout.example/checkout', 'give the base address, not an endpoint'],
     ['--auth-url', 'https://user:pw-9f2c@auth.example', 'must not contain a user name or password'],
   ])('%s %s → exit 2 naming the flag and the rule, nothing sent or stored', async (flag, value, rule) => {
@@ -309,8 +314,12 @@ describe('login: what is refused before anything is sent', () => {
   });
 
   it.each([
-    ['PAYORDER_AUTH_URL', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
-    ['PAYORDER_AUTH_URL', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    ['PAYORDER_AUTH_URL', `https://auth.example${PREFIX.v2}`, `give the base address without "${PREFIX.v2}"`],
+    [
+      'PAYORDER_AUTH_URL',
+      `https://auth.example${PATHS.token('v1')}`,
+      `give the base address without "${PREFIX.v1}"`,
+    ],
     [
       'PAYORDER_CHECKOUT_URL',
       'https://user:pw-9f2c@checkout.example',
@@ -332,41 +341,35 @@ describe('login: what is refused before anything is sent', () => {
   });
 });
 
-/** A token that is not JWT-shaped: only its known value can mask it. */
-const OPAQUE = 'opaque-token-1234567890';
-
 /** A token service of the test's own that answers 200 with `body`; closed when the test ends. */
 async function tokenService(body: unknown) {
-  const server = createServer(async (request, response) => {
+  const url = await serveHttp(async (request, response) => {
     for await (const _ of request);
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url };
 }
 
 describe('login against a token service that issues opaque tokens', () => {
   it('the token is stored and never shown, with or without --debug', async () => {
-    const env = await tokenService({ access_token: OPAQUE, expires_in: 3600, token_type: 'Bearer' });
+    const env = await tokenService(OPAQUE_TOKEN_ANSWER);
     for (const flags of [[], ['--debug'], ['--json']]) {
       const result = await e2e.run(['login', '--env', 'sandbox', ...flags], { env: { ...SHOP_ENV, ...env } });
       expect(result.exitCode, result.stderr).toBe(0);
-      expect(result.stdout + result.stderr).not.toContain(OPAQUE);
+      expect(result.stdout + result.stderr).not.toContain(OPAQUE_TOKEN);
     }
-    const tokens = Object.values(store().environments.sandbox.tokens) as Array<{ accessToken: string }>;
-    expect(tokens.map((t) => t.accessToken)).toEqual([OPAQUE]);
+    const tokens = Object.values(e2e.store().environments?.sandbox?.tokens ?? {});
+    expect(tokens.map((t) => t.accessToken)).toEqual([OPAQUE_TOKEN]);
   });
 
   // A 200 token answer payorder cannot use is reported with an excerpt of its body: the excerpt masks
   // the secret fields (access_token), not only JWT-shaped strings, so the issued token never shows.
   it('a 200 answer with an unusable token: the error does not show the token', async () => {
-    const env = await tokenService({ access_token: OPAQUE, expires_in: '3600', token_type: 'Bearer' });
+    const env = await tokenService({ ...OPAQUE_TOKEN_ANSWER, expires_in: '3600' });
     const result = await e2e.run(['login', '--env', 'sandbox'], { env: { ...SHOP_ENV, ...env } });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('without a usable access_token');
-    expect(result.stderr).not.toContain(OPAQUE);
+    expect(result.stderr).not.toContain(OPAQUE_TOKEN);
   });
 });

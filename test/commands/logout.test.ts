@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoreData } from '../../src/store/profile-data.js';
-import { SECRET } from '../helpers/cli.js';
-import { loginArgs, useE2E } from '../helpers/e2e.js';
+import { useE2E } from '../helpers/e2e.js';
 
 const e2e = useE2E();
-const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-
-async function login(env = 'sandbox'): Promise<void> {
-  const result = await e2e.run(loginArgs(env), { input: SECRET });
-  expect(result.exitCode, result.stderr).toBe(0);
-}
+const { store, login } = e2e;
 
 describe('payorder logout', () => {
   it('forgets credentials and tokens, keeps addresses', async () => {

@@ -1,17 +1,13 @@
-import { createServer } from 'node:net';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/commands/sandbox.run.js';
+import { type ApiVersion, PATHS } from '../../src/contract/versions.js';
 import { run } from '../../src/main.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { BIN, type Result, tempDir } from '../helpers/cli.js';
 import { runInProcess, testContext } from '../helpers/context.js';
-
-const TOKEN_REQUEST = {
-  username: 'sandbox-merchant',
-  client_id: 'sandbox-client',
-  client_secret_id: 'sandbox-secret',
-  grant_type: 'client_credentials',
-};
+import { TEST_CREDENTIALS, tokenBody } from '../helpers/sandbox.js';
+import { unusedPort } from '../helpers/servers.js';
 
 /** The in-process sandboxes of a test, stopped after it even when it failed half-way. */
 const running = new Set<AbortController>();
@@ -50,14 +46,6 @@ function startSandbox(args: string[], until: (stdout: string) => boolean) {
   return { ready, stop };
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
 describe('payorder sandbox (the command)', () => {
   it('starts on a free port with one JSON start line, serves, logs nothing and stops on Ctrl-C', async () => {
     const sandbox = startSandbox(['--port', '0', '--json'], (out) => out.includes('\n'));
@@ -66,14 +54,14 @@ describe('payorder sandbox (the command)', () => {
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       port: expect.any(Number),
       // No secret in the start line, even the public test account's: it ends up in CI logs.
-      accounts: [{ username: 'sandbox-merchant', client_id: 'sandbox-client' }],
+      accounts: [{ username: TEST_CREDENTIALS.username, client_id: TEST_CREDENTIALS.client_id }],
       token_ttl: 86_400,
     });
     expect(start.url).toBe(`http://127.0.0.1:${start.port}`);
     expect(start.port).toBeGreaterThan(0);
-    const reply = await fetch(`${start.url}/v2/api/auth/token`, {
+    const reply = await fetch(start.url + PATHS.token('v2'), {
       method: 'POST',
-      body: JSON.stringify(TOKEN_REQUEST),
+      body: JSON.stringify(tokenBody('v2')),
     });
     expect(reply.status).toBe(200);
     const result = await sandbox.stop();
@@ -85,22 +73,27 @@ describe('payorder sandbox (the command)', () => {
     const sandbox = startSandbox(['--port', '0'], (out) => out.includes('Ctrl-C'));
     const out = await sandbox.ready;
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out)?.[1];
+    const { username, clientId, clientSecretId } = TEST_ACCOUNT;
+    const routes = (v: ApiVersion) =>
+      [PATHS.token(v), PATHS.checkout(v), PATHS.lookup(v)].map((path) => url + path).join(', ');
     expect(out).toBe(
       [
         `payorder sandbox listening on ${url}`,
-        `  v1: ${url}/1/auth/token, ${url}/1/checkout, ${url}/1/order/:id`,
-        `  v2: ${url}/v2/api/auth/token, ${url}/v2/api/checkout, ${url}/v2/api/orders/:uuid`,
+        `  v1: ${routes('v1')}`,
+        `  v2: ${routes('v2')}`,
         `  control: ${url}/_sandbox`,
-        '  test account: username sandbox-merchant, client id sandbox-client, secret sandbox-secret',
+        `  test account: username ${username}, client id ${clientId}, secret ${clientSecretId}`,
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),
     );
-    await fetch(`${url}/v2/api/orders/x`);
+    await fetch(url + PATHS.lookup('v2', 'x'));
     const result = await sandbox.stop();
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(out);
-    expect(result.stderr).toMatch(/^GET \/v2\/api\/orders\/x → 401 \(\d+\.\d ms\)\nsandbox stopped\n$/);
+    expect(result.stderr).toMatch(
+      new RegExp(`^GET ${PATHS.lookup('v2', 'x')} → 401 \\(\\d+\\.\\d ms\\)\\nsandbox stopped\\n$`),
+    );
   });
 
   it('names the accounts it was given, without their secrets', async () => {
@@ -116,14 +109,14 @@ describe('payorder sandbox (the command)', () => {
   });
 
   it('--quiet prints nothing, not even the request log; --host and --port choose the address', async () => {
-    const port = await freePort();
+    const port = await unusedPort();
     const sandbox = startSandbox(['--quiet', '--host', '127.0.0.1', '--port', String(port)], () => true);
     await expect
       .poll(async () => (await fetch(`http://127.0.0.1:${port}/_sandbox`).catch(() => undefined))?.status, {
         timeout: 10_000,
       })
       .toBe(200);
-    await fetch(`http://127.0.0.1:${port}/v2/api/orders/x`);
+    await fetch(`http://127.0.0.1:${port}${PATHS.lookup('v2', 'x')}`);
     expect(await sandbox.stop()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 

@@ -1,36 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Target } from '../../src/api/service.js';
-import { cachedToken } from '../../src/session/token-cache.js';
-import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
-import { expectNoLeak, SECRET, SHOP } from '../helpers/cli.js';
+import type { CachedToken } from '../../src/store/profile-data.js';
+import { expectNoLeak, SHOP } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
-import { loginArgs, useE2E } from '../helpers/e2e.js';
+import { useE2E } from '../helpers/e2e.js';
 import { journal } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
-const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-const sandbox = (): Target => ({
-  env: 'sandbox',
-  version: 'v2',
-  authBase: e2e.sb.url,
-  checkoutBase: e2e.sb.url,
-});
-
-function cached(): CachedToken {
-  const token = cachedToken(store(), sandbox(), SHOP);
-  expect(token, 'a v2 token cached for the sandbox').toBeDefined();
-  return token!;
-}
 
 /** When the tests log in, by payorder's clock: the token then expires one sandbox token lifetime later. */
 const LOGIN_AT = '2026-11-02T10:00:00.000Z';
 
 async function login(): Promise<CachedToken> {
-  const result = await e2e.run(loginArgs(), { input: SECRET, env: { PAYORDER_NOW: LOGIN_AT } });
-  expect(result.exitCode, result.stderr).toBe(0);
-  return cached();
+  await e2e.login('sandbox', { env: { PAYORDER_NOW: LOGIN_AT } });
+  return e2e.cachedToken();
 }
 
 /** The time `ms` before `token` expires. */
@@ -119,7 +101,7 @@ describe('payorder status', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
       [
-        `store ${join(e2e.dir, 'config.json')}`,
+        `store ${e2e.storeFile()}`,
         '',
         'sandbox (current)',
         `  ✓ logged in as ${SHOP.username}, client id ${SHOP.clientId} (from store)`,
@@ -161,7 +143,7 @@ describe('payorder status', () => {
     });
     expect(renewed.exitCode, renewed.stderr).toBe(0);
     expect(await journal(e2e.sb.url, 'token')).toHaveLength(2);
-    const next = cached();
+    const next = e2e.cachedToken();
     expect(next.accessToken).not.toBe(token.accessToken);
     expect(renewed.stdout).toBe(`${next.accessToken}\n`);
     expect((await statusAt(inside)).tokens.v2).toEqual({

@@ -1,26 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../src/contract/versions.js';
-import { cachedToken } from '../../src/session/token-cache.js';
-import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
 import { SECRET, SHOP } from '../helpers/cli.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
 import { journal } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
-const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-
-function cached(version: ApiVersion): CachedToken {
-  const target = { env: 'sandbox', version, authBase: e2e.sb.url, checkoutBase: e2e.sb.url } as const;
-  const token = cachedToken(store(), target, SHOP);
-  expect(token, `a ${version} token cached for the sandbox`).toBeDefined();
-  return token!;
-}
+const cached = e2e.cachedToken;
 
 describe('payorder token', () => {
   it('prints the cached token for scripts, and a token of its own for each version', async () => {
-    expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+    await e2e.login();
     const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${cached('v2').accessToken}\n`);
@@ -34,7 +22,7 @@ describe('payorder token', () => {
   });
 
   it('the token it prints is one the service accepts', async () => {
-    expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+    await e2e.login();
     const { stdout } = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
     expect(await e2e.sb.sandbox.core.tokens.verify(stdout.trim())).toEqual({
       ok: true,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK, maskAuthorization, maskBody, maskText } from '../../src/contract/masking.js';
+import { PATHS } from '../../src/contract/versions.js';
+import { SECRET } from '../helpers/cli.js';
 
 // Shaped like a real token (header.payload.signature, base64url); never a valid one.
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wLWNsaWVudC03In0.c2lnbmF0dXJlLV9fLXBhcnQ';
@@ -106,8 +108,8 @@ describe('maskText', () => {
   });
 
   it('masks every occurrence of each given secret, read literally', () => {
-    const secrets = ['Sup3r-Secret', 'a.b*c+(d)'];
-    expect(maskText('sent Sup3r-Secret twice: Sup3r-Secret; and a.b*c+(d), not aXbbc', secrets)).toBe(
+    const secrets = [SECRET, 'a.b*c+(d)'];
+    expect(maskText(`sent ${SECRET} twice: ${SECRET}; and a.b*c+(d), not aXbbc`, secrets)).toBe(
       `sent ${MASK} twice: ${MASK}; and ${MASK}, not aXbbc`,
     );
   });
@@ -118,7 +120,7 @@ describe('maskText', () => {
   });
 
   it('keeps text without tokens or secrets as it is', () => {
-    const text = 'POST /v2/api/checkout {"amount":"1250","description":"eyJ is not a token"}';
-    expect(maskText(text, ['Sup3r-Secret'])).toBe(text);
+    const text = `POST ${PATHS.checkout('v2')} {"amount":"1250","description":"eyJ is not a token"}`;
+    expect(maskText(text, [SECRET])).toBe(text);
   });
 });

@@ -149,6 +149,7 @@ describe('catalog', () => {
 });
 
 describe('versions', () => {
+  // The paths as the spec writes them (§4), typed out: the other tests take them from PATHS.
   it('builds paths per version', () => {
     expect(PATHS.token('v1')).toBe('/1/auth/token');
     expect(PATHS.checkout('v2')).toBe('/v2/api/checkout');

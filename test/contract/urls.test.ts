@@ -4,17 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, checkHttpUrl } from '../../src/contract/urls.js';
-import { CliError } from '../../src/errors.js';
-
-function failure(run: () => unknown): CliError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected a CliError');
-}
+import { refusal } from '../helpers/refusal.js';
 
 describe('checkHttpUrl', () => {
   it.each([
@@ -46,7 +36,7 @@ describe('checkHttpUrl', () => {
     ['javascript:alert(1)', 'must be an absolute http(s) URL, got a javascript URL'],
     ['https://x:99999/', 'must be an absolute http(s) URL'],
   ])('%j is refused: a usage error naming the field and the rule, on one line', (value, rule) => {
-    const error = failure(() => checkHttpUrl('--success', value));
+    const error = refusal(() => checkHttpUrl('--success', value));
     expect([error.kind, error.exitCode, error.details.field]).toEqual(['usage', 2, '--success']);
     expect(error.message).toContain(`--success: ${rule}`);
     // JSON-quoted: a line break or an escape sequence in the value cannot break the line.
@@ -67,6 +57,7 @@ describe('checkBaseUrl', () => {
     expect(checkBaseUrl('stage.v2.auth-url', value)).toBe(kept);
   });
 
+  // The prefixes as the spec writes them (§4), typed out: this is the rule's own test.
   it.each([
     ['https://auth.example/v2/api', '/v2/api'],
     ['https://auth.example/v2/api/', '/v2/api'],
@@ -76,7 +67,7 @@ describe('checkBaseUrl', () => {
     ['https://auth.example/1/auth/token', '/1'],
     ['https://auth.example/gateway/1/checkout', '/1'],
   ])('%s already holds the version prefix %s: refused, naming the rule', (value, prefix) => {
-    const error = failure(() => checkBaseUrl('stage.v2.auth-url', value));
+    const error = refusal(() => checkBaseUrl('stage.v2.auth-url', value));
     expect([error.kind, error.exitCode, error.details.field]).toEqual(['usage', 2, 'stage.v2.auth-url']);
     expect(error.message).toBe(
       `stage.v2.auth-url: give the base address without "${prefix}" or a path after it; payorder appends ${prefix}/… itself (got ${JSON.stringify(value)})`,
@@ -89,7 +80,7 @@ describe('checkBaseUrl', () => {
     'https://checkout.example/orders',
     'https://checkout.example/order/',
   ])('%s is an endpoint, not a base: refused', (value) => {
-    expect(failure(() => checkBaseUrl('PAYORDER_CHECKOUT_URL', value)).message).toBe(
+    expect(refusal(() => checkBaseUrl('PAYORDER_CHECKOUT_URL', value)).message).toBe(
       `PAYORDER_CHECKOUT_URL: give the base address, not an endpoint; payorder appends the path itself (got ${JSON.stringify(value)})`,
     );
   });
@@ -99,7 +90,7 @@ describe('checkBaseUrl', () => {
     'https://user@auth.example',
     'https://:pw-9f2c@auth.example/base',
   ])('%s carries credentials: refused without repeating them', (value) => {
-    const error = failure(() => checkBaseUrl('--auth-url', value));
+    const error = refusal(() => checkBaseUrl('--auth-url', value));
     expect(error.message).toBe(
       '--auth-url: must not contain a user name or password; payorder sends credentials itself',
     );
@@ -111,7 +102,7 @@ describe('checkBaseUrl', () => {
   // by the first check that sees it; its message must not repeat the password either.
   it('a refused base address with a password never repeats the password', () => {
     for (const value of ['https://user:pw-9f2c@auth.example/ ', 'https://user:pw-9f2c@auth.example:99999'])
-      expect(failure(() => checkBaseUrl('--auth-url', value)).message).not.toContain('pw-9f2c');
+      expect(refusal(() => checkBaseUrl('--auth-url', value)).message).not.toContain('pw-9f2c');
   });
 
   // payorder appends the path to a base address: with a query ("?x=1") the path would land in the
@@ -119,7 +110,7 @@ describe('checkBaseUrl', () => {
   it.each(['https://auth.example?x=1', 'https://auth.example/base#f'])(
     '%s has a query or a fragment, which the path would be appended to: refused',
     (value) => {
-      expect(failure(() => checkBaseUrl('stage.v2.auth-url', value)).kind).toBe('usage');
+      expect(refusal(() => checkBaseUrl('stage.v2.auth-url', value)).kind).toBe('usage');
     },
   );
 });

@@ -20,6 +20,7 @@ describe('versions', () => {
     expect(V1_SUNSET).toBe('2026-12-31');
   });
 
+  // Typed out as the spec writes them: the other tests take the prefixes from PREFIX.
   it('carries the version in the address prefix (spec §9)', () => {
     expect(PREFIX).toEqual({ v1: '/1', v2: '/v2/api' });
   });

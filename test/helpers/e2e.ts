@@ -2,10 +2,18 @@
  * One in-process sandbox per test file (with the test account and the SHOP account whose secret must
  * never leak) and a fresh config folder per test, with the built CLI pointed at both.
  */
-import { beforeEach } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, expect } from 'vitest';
+import type { ApiVersion } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
-import { cliEnv, cliFor, SHOP, tempDir } from './cli.js';
-import { useSandbox } from './sandbox.js';
+import { cachedToken } from '../../src/session/token-cache.js';
+import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
+import { cliEnv, cliFor, JWT, SECRET, SHOP, tempDir } from './cli.js';
+import { sandboxOrders, useSandbox } from './sandbox.js';
+
+/** An ISO time as payorder stores it. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
   const sb = useSandbox({ accounts: [TEST_ACCOUNT, SHOP], ...options });
@@ -16,6 +24,35 @@ export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
     /** The environment the CLI runs with, for tests that start it themselves. */
     env: (extra: Record<string, string | undefined> = {}) =>
       cliEnv({ configDir: state.dir, url: sb.url }, extra),
+    /** The store file in the test's config folder. */
+    storeFile: () => join(state.dir, 'config.json'),
+    /** What the store holds now. */
+    store: (): StoreData => JSON.parse(readFileSync(state.storeFile(), 'utf8')),
+    /**
+     * The token cached for SHOP and the sandbox at `url` (this file's by default) for `version`;
+     * the test fails when there is none.
+     */
+    cachedToken(version: ApiVersion = 'v2', url = sb.url): CachedToken {
+      const target = { env: 'sandbox', version, authBase: url, checkoutBase: url } as const;
+      const token = cachedToken(state.store(), target, SHOP);
+      expect(token, `a ${version} token cached for the sandbox at ${url}`).toEqual({
+        accessToken: expect.stringMatching(new RegExp(`^${JWT.source}$`)),
+        expiresAt: expect.stringMatching(ISO_TIME),
+        clientId: SHOP.clientId,
+      });
+      return token!;
+    },
+    /** Logs SHOP in to `target` (the secret on stdin, `args` added); the test fails unless it succeeds. */
+    async login(target = 'sandbox', options: { args?: string[]; env?: Record<string, string> } = {}) {
+      const result = await state.run(loginArgs(target, ...(options.args ?? [])), {
+        input: SECRET,
+        env: options.env,
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      return result;
+    },
+    /** Every order the sandbox holds, in the order they were created. */
+    orders: () => sandboxOrders(sb.url),
   };
   beforeEach(() => {
     state.dir = tempDir();

@@ -1,7 +1,12 @@
 /**
- * Starts an in-process sandbox on a free port for a test file, and a small HTTP helper for it.
+ * Starts an in-process sandbox on a free port for a test file, and a small HTTP client for it. The
+ * bodies it sends use the spec's field names typed out here, not taken from src/contract: the
+ * sandbox tests check those names against the spec, independently of the code they test.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { Credentials } from '../../src/contract/token.js';
+import { type ApiVersion, PATHS } from '../../src/contract/versions.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 
 export interface Reply {
@@ -53,14 +58,25 @@ export function useSandbox(options: SandboxOptions = {}) {
   return handle;
 }
 
-export const TEST_CREDENTIALS = {
-  username: 'sandbox-merchant',
-  client_id: 'sandbox-client',
-  client_secret_id: 'sandbox-secret',
-};
+/** An account's credentials as a token request carries them (the user field's name differs by version). */
+export function wireCredentials(account: Credentials) {
+  return {
+    username: account.username,
+    client_id: account.clientId,
+    client_secret_id: account.clientSecretId,
+  };
+}
 
-export function tokenBody(version: 'v1' | 'v2', overrides: Record<string, unknown> = {}) {
-  const { username, ...rest } = TEST_CREDENTIALS;
+/** The sandbox's built-in test account, as a token request carries it. */
+export const TEST_CREDENTIALS = wireCredentials(TEST_ACCOUNT);
+
+/** A token request body for `account` (the test account by default), with `overrides` applied. */
+export function tokenBody(
+  version: ApiVersion,
+  overrides: Record<string, unknown> = {},
+  account: Credentials = TEST_ACCOUNT,
+) {
+  const { username, ...rest } = wireCredentials(account);
   return {
     ...(version === 'v1' ? { user_name: username } : { username }),
     ...rest,
@@ -69,22 +85,51 @@ export function tokenBody(version: 'v1' | 'v2', overrides: Record<string, unknow
   };
 }
 
-export const PREFIX = { v1: '/1', v2: '/v2/api' } as const;
-
-export async function tokenFor(base: string, version: 'v1' | 'v2' = 'v2'): Promise<string> {
-  const reply = await call(base, 'POST', `${PREFIX[version]}/auth/token`, tokenBody(version));
+/** A token the sandbox at `base` issues to `account` (the test account by default). */
+export async function tokenFor(
+  base: string,
+  version: ApiVersion = 'v2',
+  account: Credentials = TEST_ACCOUNT,
+): Promise<string> {
+  const reply = await call(base, 'POST', PATHS.token(version), tokenBody(version, {}, account));
   return reply.body.access_token;
 }
 
-export function orderBody(version: 'v1' | 'v2', overrides: Record<string, unknown> = {}) {
+/** An order creation body: 12.50 for tea (v1 for the test account's user), with `overrides` applied. */
+export function orderBody(version: ApiVersion, overrides: Record<string, unknown> = {}) {
   const base = {
     description: 'Tea',
     callback_success: 'https://shop.example/ok',
     callback_fail: 'https://shop.example/ko',
   };
   return version === 'v1'
-    ? { amount: '12.50', userName: TEST_CREDENTIALS.username, ...base, ...overrides }
+    ? { amount: '12.50', userName: TEST_ACCOUNT.username, ...base, ...overrides }
     : { amount: '1250', ...base, ...overrides };
+}
+
+/** Creates an order (orderBody with `overrides`) with `token`; the order as the sandbox answered it. */
+export async function createOrder(
+  base: string,
+  token: string,
+  version: ApiVersion = 'v2',
+  overrides: Record<string, unknown> = {},
+): Promise<any> {
+  return (await call(base, 'POST', PATHS.checkout(version), orderBody(version, overrides), token)).body;
+}
+
+/** Every order the sandbox holds, in the order they were created. */
+export async function sandboxOrders(base: string): Promise<any[]> {
+  return (await call(base, 'GET', '/_sandbox/orders')).body.orders;
+}
+
+/** The routes and statuses that reached the sandbox, in order ("checkout 401", "token 200", …). */
+export async function routesReached(base: string): Promise<string[]> {
+  return (await journal(base)).map((entry) => `${entry.route} ${entry.status}`);
+}
+
+/** From now on every order creation is answered `ms` later (until DELETE /_sandbox/force). */
+export async function slowCheckouts(base: string, ms: number): Promise<void> {
+  await call(base, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'latency', ms, times: 10_000 });
 }
 
 /** The sandbox's journal entries for a route (token, checkout, lookup). */

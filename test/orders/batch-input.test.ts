@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openInput } from '../../src/cli/input-file.js';
-import { CliError, EXIT } from '../../src/errors.js';
+import type { CliError } from '../../src/errors.js';
+import { EXIT } from '../../src/errors.js';
 import {
   type InputLine,
   MAX_LINE_BYTES,
@@ -13,6 +14,7 @@ import {
 } from '../../src/orders/batch-input.js';
 import { columnName, draftFrom } from '../../src/orders/draft.js';
 import { tempDir } from '../helpers/cli.js';
+import { rejection } from '../helpers/refusal.js';
 
 const OK = 'https://shop.example/thanks';
 const KO = 'https://shop.example/cart';
@@ -36,26 +38,15 @@ async function readStream(stream: Readable, label = 'stdin'): Promise<InputLine[
 /** What readBatch yields for this content before it throws, and the usage error it throws. */
 async function refusedFile(text: string | Uint8Array): Promise<{ before: InputLine[]; error: CliError }> {
   const before: InputLine[] = [];
-  try {
-    for await (const line of readBatch(Readable.from([Buffer.from(text)]), 'orders.csv')) before.push(line);
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    expect(error.kind).toBe('usage');
-    expect(error.exitCode).toBe(EXIT.usage);
-    return { before, error };
-  }
-  throw new Error(`readBatch accepted the file, yielding ${JSON.stringify(before)}`);
-}
-
-/** Like refusedFile, for a stream of the test's making. */
-async function refusedFile2(stream: Readable): Promise<{ error: CliError }> {
-  try {
-    for await (const _ of readBatch(stream, '/dev/zero'));
-  } catch (error) {
-    if (error instanceof CliError) return { error };
-    throw error;
-  }
-  throw new Error('readBatch accepted the stream');
+  const error = await rejection(
+    async () => {
+      for await (const line of readBatch(Readable.from([Buffer.from(text)]), 'orders.csv')) before.push(line);
+    },
+    () => `readBatch accepted the file, yielding ${JSON.stringify(before)}`,
+  );
+  expect(error.kind).toBe('usage');
+  expect(error.exitCode).toBe(EXIT.usage);
+  return { before, error };
 }
 
 /** The order a batch line becomes, as order create --input builds it (v2, file column names). */
@@ -67,15 +58,8 @@ async function draftOf(text: string) {
 }
 
 /** The message draftFrom refuses a batch line with. */
-async function refusalOf(text: string): Promise<string> {
-  try {
-    await draftOf(text);
-  } catch (error) {
-    if (error instanceof CliError) return error.message;
-    throw error;
-  }
-  throw new Error(`the line was accepted: ${text}`);
-}
+const refusalOf = async (text: string) =>
+  (await rejection(() => draftOf(text), `the line was accepted: ${text}`)).message;
 
 describe('readBatch: NDJSON', () => {
   it('reads one object per line with its 1-based line number', async () => {
@@ -577,7 +561,9 @@ describe('readBatch: bytes, encodings and limits', () => {
         this.push(read > 16 * 1024 * 1024 ? null : Buffer.alloc(64 * 1024));
       },
     });
-    const { error } = await refusedFile2(endless);
+    const error = await rejection(async () => {
+      for await (const _ of readBatch(endless, '/dev/zero'));
+    }, 'readBatch accepted the stream');
     expect(error.message).toBe('--input: line 1 of /dev/zero is longer than 65536 bytes');
     expect(read).toBeLessThan(1024 * 1024);
   });
@@ -640,14 +626,7 @@ describe('readBatch of what --input names (openInput)', () => {
 
   it('turns a file that cannot be read into a usage error naming --input and the reason', async () => {
     const missing = join(tempDir('batch-input-'), 'missing.csv');
-    let caught: unknown;
-    try {
-      await readStream(openInput(missing, NO_STDIN, NO_SIGNAL), 'missing.csv');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    const error = caught as CliError;
+    const error = await rejection(() => readStream(openInput(missing, NO_STDIN, NO_SIGNAL), 'missing.csv'));
     expect(error.message).toBe('--input: cannot read missing.csv (ENOENT)');
     expect(error.details.field).toBe('--input');
     expect(error.exitCode).toBe(EXIT.usage);

@@ -5,9 +5,10 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { BatchJournal, type JournalRecord, type JournalTarget } from '../../src/orders/batch-journal.js';
-import { tempDir } from '../helpers/cli.js';
+import { SHOP, tempDir } from '../helpers/cli.js';
 
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
@@ -17,9 +18,9 @@ vi.mock('node:fs', async (importOriginal) => {
 const TARGET: JournalTarget = {
   env: 'sandbox',
   api: 'v2',
-  auth: 'http://127.0.0.1:4010',
-  checkout: 'http://127.0.0.1:4010',
-  client_id: 'shop-client-7',
+  auth: SANDBOX_DEFAULT_URL,
+  checkout: SANDBOX_DEFAULT_URL,
+  client_id: SHOP.clientId,
 };
 const AT = '2026-06-01T12:00:00.000Z';
 const sending = (key: string, line: number): JournalRecord => ({ key, line, event: 'sending', at: AT });

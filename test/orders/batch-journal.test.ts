@@ -9,14 +9,14 @@ import {
   type JournalRecord,
   type JournalTarget,
 } from '../../src/orders/batch-journal.js';
-import { tempDir } from '../helpers/cli.js';
+import { SHOP, tempDir } from '../helpers/cli.js';
 
 const TARGET: JournalTarget = {
   env: 'stage',
   api: 'v2',
   auth: 'https://auth.stage.example.com',
   checkout: 'https://checkout.stage.example.com',
-  client_id: 'shop-client-7',
+  client_id: SHOP.clientId,
 };
 const HEADER = JSON.stringify({ payorder_journal: 1, target: TARGET });
 const AT = '2026-06-01T12:00:00.000Z';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_VERSIONS, type ApiVersion } from '../../src/contract/versions.js';
-import { CliError, EXIT } from '../../src/errors.js';
+import { EXIT } from '../../src/errors.js';
 import {
   columnName,
   draftFrom,
@@ -11,21 +11,15 @@ import {
   flagName,
   type OrderFields,
 } from '../../src/orders/draft.js';
+import { refusal } from '../helpers/refusal.js';
 
 const OK = 'https://shop.example/thanks';
 const KO = 'https://shop.example/cart';
 const base: OrderFields = { amount: '12.50', description: 'Tea', success: OK, fail: KO };
 
 /** The error draftFrom throws for these fields (the test fails if it throws none, or another kind). */
-function refusal(fields: OrderFields, version: ApiVersion = 'v2', name: FieldNamer = columnName): CliError {
-  try {
-    draftFrom(fields, version, name);
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error(`draftFrom accepted ${JSON.stringify(fields)}`);
-}
+const draftRefusal = (fields: OrderFields, version: ApiVersion = 'v2', name: FieldNamer = columnName) =>
+  refusal(() => draftFrom(fields, version, name), `draftFrom accepted ${JSON.stringify(fields)}`);
 
 describe('field names', () => {
   it('names a field as a flag or as a batch column', () => {
@@ -126,15 +120,15 @@ describe('draftFrom', () => {
 
     it('refuses both amount and amount_cents, naming both as the person wrote them', () => {
       const fields = { ...base, amount_cents: '1250' };
-      expect(refusal(fields).message).toBe('amount: give amount or amount_cents, not both');
-      expect(refusal(fields, 'v2', flagName).message).toBe(
+      expect(draftRefusal(fields).message).toBe('amount: give amount or amount_cents, not both');
+      expect(draftRefusal(fields, 'v2', flagName).message).toBe(
         '--amount: give --amount or --amount-cents, not both',
       );
     });
 
     it('requires an amount, saying what it looks like', () => {
       const { amount: _, ...fields } = base;
-      expect(refusal(fields, 'v2', flagName).message).toBe(
+      expect(draftRefusal(fields, 'v2', flagName).message).toBe(
         '--amount: is required (a decimal in major units, e.g. 12.50)',
       );
     });
@@ -146,7 +140,7 @@ describe('draftFrom', () => {
       [' 5', 'amount: must not contain spaces (got " 5"; e.g. 12.50)'],
       ['', 'amount: is empty (got ""; e.g. 12.50)'],
     ])('refuses amount %j with the broken rule and an example', (amount, message) => {
-      expect(refusal({ ...base, amount }).message).toBe(message);
+      expect(draftRefusal({ ...base, amount }).message).toBe(message);
     });
 
     it.each([
@@ -155,13 +149,13 @@ describe('draftFrom', () => {
       ['  ', 'amount_cents: is empty (got ""; e.g. 1250)'],
     ])('refuses amount_cents %j with the broken rule and an example', (amountCents, message) => {
       const { amount: _, ...rest } = base;
-      const error = refusal({ ...rest, amount_cents: amountCents });
+      const error = draftRefusal({ ...rest, amount_cents: amountCents });
       expect(error.message).toBe(message);
       expect(error.details.field).toBe('amount_cents');
     });
 
     it.each(['0', '0.00', '000'])('refuses a zero amount %j', (amount) => {
-      expect(refusal({ ...base, amount }, 'v1', flagName).message).toBe(
+      expect(draftRefusal({ ...base, amount }, 'v1', flagName).message).toBe(
         '--amount: must be greater than zero',
       );
     });
@@ -169,7 +163,9 @@ describe('draftFrom', () => {
     // The zero check names the field that was given: a batch column amount_cents=0 is not "amount".
     it('names amount_cents when a zero amount was given in cents', () => {
       const { amount: _, ...rest } = base;
-      expect(refusal({ ...rest, amount_cents: '0' }).message).toBe('amount_cents: must be greater than zero');
+      expect(draftRefusal({ ...rest, amount_cents: '0' }).message).toBe(
+        'amount_cents: must be greater than zero',
+      );
     });
   });
 
@@ -180,8 +176,8 @@ describe('draftFrom', () => {
       ['fail', 'fail: is required'],
     ])('requires %s, blank counting as missing', (field, message) => {
       const { [field]: _, ...without } = base;
-      expect(refusal(without).message).toBe(message);
-      expect(refusal({ ...base, [field]: ' \t ' }).message).toBe(message);
+      expect(draftRefusal(without).message).toBe(message);
+      expect(draftRefusal({ ...base, [field]: ' \t ' }).message).toBe(message);
     });
 
     it('allows 1000 characters of text and refuses 1001', () => {
@@ -189,10 +185,10 @@ describe('draftFrom', () => {
       expect(
         draftFrom({ ...base, description: 'x'.repeat(limit) }, 'v2', columnName).description,
       ).toHaveLength(limit);
-      expect(refusal({ ...base, description: 'x'.repeat(limit + 1) }, 'v2', flagName).message).toBe(
+      expect(draftRefusal({ ...base, description: 'x'.repeat(limit + 1) }, 'v2', flagName).message).toBe(
         '--description: must be at most 1000 characters',
       );
-      expect(refusal({ ...base, external_reference: 'r'.repeat(limit + 1) }).message).toBe(
+      expect(draftRefusal({ ...base, external_reference: 'r'.repeat(limit + 1) }).message).toBe(
         'external_reference: must be at most 1000 characters',
       );
     });
@@ -206,11 +202,11 @@ describe('draftFrom', () => {
       ['fail', 'ftp://shop.example/cart', 'fail: must be an absolute http(s) URL, got a ftp URL'],
       ['notification_url', '/notify', 'notification_url: must be an absolute http(s) URL, got "/notify"'],
     ])('requires %s to be an absolute http(s) URL', (field, value, message) => {
-      expect(refusal({ ...base, [field]: value }).message).toBe(message);
+      expect(draftRefusal({ ...base, [field]: value }).message).toBe(message);
     });
 
     it('names a bad link as the flag the person typed', () => {
-      expect(refusal({ ...base, notification_url: 'mailto:a@b' }, 'v1', flagName).message).toBe(
+      expect(draftRefusal({ ...base, notification_url: 'mailto:a@b' }, 'v1', flagName).message).toBe(
         '--notification-url: must be an absolute http(s) URL, got a mailto URL',
       );
     });
@@ -220,20 +216,20 @@ describe('draftFrom', () => {
     });
 
     it('refuses external_reference in v1, which does not have it', () => {
-      expect(refusal({ ...base, external_reference: 'WEB-1' }, 'v1', flagName).message).toBe(
+      expect(draftRefusal({ ...base, external_reference: 'WEB-1' }, 'v1', flagName).message).toBe(
         '--external-reference: exists only in API v2 (use --api v2)',
       );
     });
   });
 
   it('throws usage errors that carry the field as written and exit with the usage code', () => {
-    const error = refusal({ ...base, amount: 'ten' }, 'v2', flagName);
+    const error = draftRefusal({ ...base, amount: 'ten' }, 'v2', flagName);
     expect(error.kind).toBe('usage');
     expect(error.exitCode).toBe(EXIT.usage);
     expect(error.details.field).toBe('--amount');
   });
 
   it('checks the amount first, so an empty line names the amount', () => {
-    expect(refusal({}).message).toBe('amount: is required (a decimal in major units, e.g. 12.50)');
+    expect(draftRefusal({}).message).toBe('amount: is required (a decimal in major units, e.g. 12.50)');
   });
 });

@@ -1,15 +1,19 @@
+/**
+ * The sandbox's service routes against the spec (§7): the status and body of every answer. The
+ * field names, codes and texts are typed out here, not taken from src/contract, so that these tests
+ * check the spec's wire format independently of the code that implements it.
+ */
 import { describe, expect, it } from 'vitest';
-import { call, orderBody, PREFIX, tokenBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
+import { PATHS } from '../../src/contract/versions.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
+import { call, createOrder, orderBody, tokenBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
 
-const sb = useSandbox({
-  accounts: [
-    { username: 'sandbox-merchant', clientId: 'sandbox-client', clientSecretId: 'sandbox-secret' },
-    { username: 'other-shop', clientId: 'other-client', clientSecretId: 'other-secret' },
-  ],
-});
+/** A second account, for what belongs to one account only. */
+const OTHER = { username: 'other-shop', clientId: 'other-client', clientSecretId: 'other-secret' };
+const sb = useSandbox({ accounts: [TEST_ACCOUNT, OTHER] });
 
 describe.each(['v1', 'v2'] as const)('token endpoint %s (spec §7.1)', (version) => {
-  const path = `${PREFIX[version]}/auth/token`;
+  const path = PATHS.token(version);
 
   it('issues a JWT with expires_in and token_type', async () => {
     const reply = await call(sb.url, 'POST', path, tokenBody(version));
@@ -21,13 +25,13 @@ describe.each(['v1', 'v2'] as const)('token endpoint %s (spec §7.1)', (version)
       .map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
     expect(payload.exp - payload.iat).toBe(86400);
-    expect(payload.sub).toBe('sandbox-merchant');
+    expect(payload.sub).toBe(TEST_ACCOUNT.username);
   });
 
   const otherUserField =
     version === 'v1'
-      ? { user_name: undefined, username: 'sandbox-merchant' }
-      : { username: undefined, user_name: 'sandbox-merchant' };
+      ? { user_name: undefined, username: TEST_ACCOUNT.username }
+      : { username: undefined, user_name: TEST_ACCOUNT.username };
   it.each([
     [
       'missing client_id',
@@ -92,7 +96,7 @@ describe.each(['v1', 'v2'] as const)('token endpoint %s (spec §7.1)', (version)
 });
 
 describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
-  const path = `${PREFIX[version]}/checkout`;
+  const path = PATHS.checkout(version);
 
   it('creates a PENDING order with the version-specific fields', async () => {
     const token = await tokenFor(sb.url, version);
@@ -111,9 +115,12 @@ describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
     });
     if (version === 'v1') {
       expect(reply.text).toContain('"amount":12.50');
-      expect(reply.body).toHaveProperty('orderNumber');
-      expect(reply.body.currency).toMatch(/^\d{3}$/);
-      expect(reply.body).toHaveProperty('refNumber');
+      // The numbers are the sandbox's own: the order's number in sequence, and a reference after it.
+      expect(reply.body).toMatchObject({
+        orderNumber: expect.stringMatching(/^\d+$/),
+        currency: expect.stringMatching(/^\d{3}$/),
+        refNumber: expect.stringMatching(new RegExp(`^REF${reply.body.orderNumber}[0-9A-F]{4}$`)),
+      });
       expect(reply.body.links.checkoutLink).toBe(`${sb.url}/pay/${reply.body.uuid}`);
       expect(reply.body).not.toHaveProperty('external_reference');
     } else {
@@ -180,19 +187,14 @@ describe.each(['v1', 'v2'] as const)('checkout %s (spec §7.2)', (version) => {
 describe('v1 userName (1004, 1002)', () => {
   it('1004 for an unknown user, 1002 for a user that is not the token’s', async () => {
     const token = await tokenFor(sb.url, 'v1');
-    const unknown = await call(sb.url, 'POST', '/1/checkout', orderBody('v1', { userName: 'ghost' }), token);
+    const path = PATHS.checkout('v1');
+    const unknown = await call(sb.url, 'POST', path, orderBody('v1', { userName: 'ghost' }), token);
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({
       code: '1004',
       message: 'Invalid username. Cannot find a valid user for the provided value.',
     });
-    const other = await call(
-      sb.url,
-      'POST',
-      '/1/checkout',
-      orderBody('v1', { userName: 'other-shop' }),
-      token,
-    );
+    const other = await call(sb.url, 'POST', path, orderBody('v1', { userName: OTHER.username }), token);
     expect(other.status).toBe(403);
     expect(other.body).toEqual({
       code: '1002',
@@ -204,62 +206,57 @@ describe('v1 userName (1004, 1002)', () => {
 describe('lookup', () => {
   it('v1 by uuid or the id’s last segment; v2 by uuid only; each in its version’s shape', async () => {
     const token = await tokenFor(sb.url, 'v1');
-    const created = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
+    const created = await createOrder(sb.url, token, 'v1');
     const shortId = created.id.split('/').pop();
     for (const key of [created.uuid, shortId]) {
-      const reply = await call(sb.url, 'GET', `/1/order/${key}`, undefined, token);
+      const reply = await call(sb.url, 'GET', PATHS.lookup('v1', key), undefined, token);
       expect(reply.status).toBe(200);
       expect(reply.body).toMatchObject({
         uuid: created.uuid,
         links: { checkoutLink: created.links.checkoutLink },
       });
     }
-    const v2Order = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
-    const v2 = await call(sb.url, 'GET', `/v2/api/orders/${v2Order.uuid}`, undefined, token);
+    const v2Order = await createOrder(sb.url, token);
+    const v2 = await call(sb.url, 'GET', PATHS.lookup('v2', v2Order.uuid), undefined, token);
     expect(v2.body).toMatchObject({ uuid: v2Order.uuid, amount: '1250', links: v2Order.links });
     const v2ShortId = v2Order.uuid.replaceAll('-', '').slice(0, 16);
-    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2ShortId}`, undefined, token)).status).toBe(404);
+    expect((await call(sb.url, 'GET', PATHS.lookup('v2', v2ShortId), undefined, token)).status).toBe(404);
   });
 
   it('an order belongs to the version that created it: the other version answers 404', async () => {
     const token = await tokenFor(sb.url);
-    const v1 = (await call(sb.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
-    const v2 = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    const v1 = await createOrder(sb.url, token, 'v1');
+    const v2 = await createOrder(sb.url, token, 'v2');
     const v2ShortId = v2.uuid.replaceAll('-', '').slice(0, 16);
     for (const path of [
-      `/1/order/${v2.uuid}`,
-      `/1/order/${v2ShortId}`,
-      `/v2/api/orders/${v1.uuid}`,
-      `/1/order/${encodeURIComponent(v2.id)}`,
+      PATHS.lookup('v1', v2.uuid),
+      PATHS.lookup('v1', v2ShortId),
+      PATHS.lookup('v2', v1.uuid),
+      PATHS.lookup('v1', v2.id),
     ]) {
       const reply = await call(sb.url, 'GET', path, undefined, token);
       expect([path, reply.status, reply.body]).toEqual([path, 404, { message: 'Order not found' }]);
     }
     // Each is still found where it was created.
-    expect((await call(sb.url, 'GET', `/1/order/${v1.uuid}`, undefined, token)).body.uuid).toBe(v1.uuid);
-    expect((await call(sb.url, 'GET', `/v2/api/orders/${v2.uuid}`, undefined, token)).body.uuid).toBe(
+    expect((await call(sb.url, 'GET', PATHS.lookup('v1', v1.uuid), undefined, token)).body.uuid).toBe(
+      v1.uuid,
+    );
+    expect((await call(sb.url, 'GET', PATHS.lookup('v2', v2.uuid), undefined, token)).body.uuid).toBe(
       v2.uuid,
     );
   });
 
   it('orders belong to the account that created them', async () => {
     const mine = await tokenFor(sb.url);
-    const created = (await call(sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), mine)).body;
-    const theirs = (
-      await call(sb.url, 'POST', '/v2/api/auth/token', {
-        username: 'other-shop',
-        client_id: 'other-client',
-        client_secret_id: 'other-secret',
-        grant_type: 'client_credentials',
-      })
-    ).body.access_token;
-    const reply = await call(sb.url, 'GET', `/v2/api/orders/${created.uuid}`, undefined, theirs);
+    const created = await createOrder(sb.url, mine);
+    const theirs = await tokenFor(sb.url, 'v2', OTHER);
+    const reply = await call(sb.url, 'GET', PATHS.lookup('v2', created.uuid), undefined, theirs);
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ message: 'Order not found' });
   });
 
   it('requires a token', async () => {
-    const reply = await call(sb.url, 'GET', '/v2/api/orders/x');
+    const reply = await call(sb.url, 'GET', PATHS.lookup('v2', 'x'));
     expect(reply.status).toBe(401);
   });
 });

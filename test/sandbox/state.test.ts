@@ -3,9 +3,12 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import { PATHS } from '../../src/contract/versions.js';
+import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { call, orderBody, PREFIX, tokenFor } from '../helpers/sandbox.js';
+import { call, createOrder, orderBody, sandboxOrders, tokenFor } from '../helpers/sandbox.js';
 
 /** The real `payorder sandbox --state FILE` in a process of its own, so a test can kill -9 it. */
 async function spawnSandbox(file: string): Promise<{ url: string; child: ChildProcess }> {
@@ -48,10 +51,10 @@ async function inParallel(count: number, width: number, task: (i: number) => Pro
 const ORDER = {
   version: 'v2',
   uuid: '3f2b8c1e-5a4d-4e6f-9b7a-1c2d3e4f5a6b',
-  owner: 'sandbox-merchant',
+  owner: TEST_ACCOUNT.username,
   sequence: 100001,
   amountCents: '1250',
-  baseUrl: 'http://127.0.0.1:4010',
+  baseUrl: SANDBOX_DEFAULT_URL,
   successUrl: 'https://shop.example/ok',
   failUrl: 'https://shop.example/ko',
   description: 'Tea',
@@ -71,15 +74,13 @@ describe('--state', () => {
     const file = join(dir, 'state.json');
     const first = await startSandbox({ port: 0, stateFile: file });
     const token = await tokenFor(first.url);
-    const order = (
-      await call(first.url, 'POST', '/1/checkout', orderBody('v1', { amount: '92233720368547758.07' }), token)
-    ).body;
+    const order = await createOrder(first.url, token, 'v1', { amount: '92233720368547758.07' });
     await first.close();
 
     const second = await startSandbox({ port: 0, stateFile: file });
     try {
       const again = await tokenFor(second.url);
-      const found = await call(second.url, 'GET', `/1/order/${order.uuid}`, undefined, again);
+      const found = await call(second.url, 'GET', PATHS.lookup('v1', order.uuid), undefined, again);
       expect(found.status).toBe(200);
       expect(found.text).toContain('"amount":92233720368547758.07');
       expect(found.body.orderNumber).toBe(order.orderNumber);
@@ -103,7 +104,7 @@ describe('--state', () => {
         const reply = await call(
           first.url,
           'POST',
-          `${PREFIX[version]}/checkout`,
+          PATHS.checkout(version),
           orderBody(version),
           tokens[version],
         );
@@ -121,8 +122,7 @@ describe('--state', () => {
 
     const second = await spawnSandbox(file);
     try {
-      const { orders } = (await call(second.url, 'GET', '/_sandbox/orders')).body;
-      const kept = new Map(orders.map((o: any) => [o.uuid, o.status]));
+      const kept = new Map((await sandboxOrders(second.url)).map((o) => [o.uuid, o.status]));
       const lost = [...acknowledged].filter(([uuid, status]) => kept.get(uuid) !== status);
       expect(lost, `${lost.length} of ${acknowledged.size} acknowledged orders lost`).toEqual([]);
       expect(kept.size).toBe(acknowledged.size);
@@ -135,14 +135,13 @@ describe('--state', () => {
     const file = join(tempDir('payorder-state-'), 'state.json');
     const first = await startSandbox({ port: 0, stateFile: file });
     const token = await tokenFor(first.url);
-    const order = (await call(first.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    const order = await createOrder(first.url, token);
     await first.close();
     writeFileSync(file, `${readFileSync(file, 'utf8')}{"version":"v2","uu`);
 
     const second = await startSandbox({ port: 0, stateFile: file });
     try {
-      const { orders } = (await call(second.url, 'GET', '/_sandbox/orders')).body;
-      expect(orders.map((o: any) => o.uuid)).toEqual([order.uuid]);
+      expect((await sandboxOrders(second.url)).map((o) => o.uuid)).toEqual([order.uuid]);
     } finally {
       await second.close();
     }
@@ -154,11 +153,11 @@ describe('--state', () => {
     const sandbox = await startSandbox({ port: 0, stateFile: file });
     try {
       const token = await tokenFor(sandbox.url);
-      const found = await call(sandbox.url, 'GET', `/v2/api/orders/${ORDER.uuid}`, undefined, token);
+      const found = await call(sandbox.url, 'GET', PATHS.lookup('v2', ORDER.uuid), undefined, token);
       expect(found.status).toBe(200);
       expect(found.body).toMatchObject({ uuid: ORDER.uuid, amount: '1250', status: 'PENDING' });
       // The next order continues the numbering.
-      const next = (await call(sandbox.url, 'POST', '/1/checkout', orderBody('v1'), token)).body;
+      const next = await createOrder(sandbox.url, token, 'v1');
       expect(next.orderNumber).toBe('100002');
     } finally {
       await sandbox.close();
@@ -172,14 +171,13 @@ describe('--state', () => {
     const file = join(tempDir('payorder-state-'), 'state.json');
     const first = await startSandbox({ port: 0, stateFile: file });
     const token = await tokenFor(first.url);
-    await call(first.url, 'POST', '/v2/api/checkout', orderBody('v2'), token);
+    await createOrder(first.url, token);
     await call(first.url, 'POST', '/_sandbox/reset');
-    const kept = (await call(first.url, 'POST', '/v2/api/checkout', orderBody('v2'), token)).body;
+    const kept = await createOrder(first.url, token);
     await first.close();
     const second = await startSandbox({ port: 0, stateFile: file });
     try {
-      const { orders } = (await call(second.url, 'GET', '/_sandbox/orders')).body;
-      expect(orders.map((o: any) => o.uuid)).toEqual([kept.uuid]);
+      expect((await sandboxOrders(second.url)).map((o) => o.uuid)).toEqual([kept.uuid]);
     } finally {
       await second.close();
     }

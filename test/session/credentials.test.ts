@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CliError } from '../../src/errors.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { CREDENTIAL_VARIABLES, findCredentials, requireCredentials } from '../../src/session/credentials.js';
 import { tokenKey } from '../../src/session/token-cache.js';
@@ -9,20 +7,11 @@ import type { StoreData } from '../../src/store/profile-data.js';
 import { SHOP } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
 import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { refusal } from '../helpers/refusal.js';
 import { journal } from '../helpers/sandbox.js';
 
 const STORED: StoreData = { environments: { sandbox: { credentials: TEST_ACCOUNT } } };
 const ctxWith = (env: Record<string, string | undefined> = {}) => testContext({ env }).ctx;
-
-function failure(run: () => unknown): CliError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected a CliError');
-}
 
 describe('which credentials a command uses', () => {
   it('the three PAYORDER_ variables win over the stored login', () => {
@@ -61,7 +50,7 @@ describe('which credentials a command uses', () => {
   ])('without %s, the others set: a usage error naming it, never the stored login', (unset, message) => {
     for (const value of [undefined, '']) {
       const env = { ...SHOP_ENV, ...Object.fromEntries(unset.map((name) => [name, value])) };
-      const error = failure(() => findCredentials(ctxWith(env), STORED, 'sandbox'));
+      const error = refusal(() => findCredentials(ctxWith(env), STORED, 'sandbox'));
       expect([error.kind, error.exitCode, error.message, error.details.field]).toEqual([
         'usage',
         2,
@@ -76,7 +65,7 @@ describe('which credentials a command uses', () => {
   });
 
   it('none at all: an auth error (exit 4) saying how to log in', () => {
-    const { kind, exitCode, message, details } = failure(() =>
+    const { kind, exitCode, message, details } = refusal(() =>
       requireCredentials(ctxWith(), STORED, 'stage'),
     );
     expect({ kind, exitCode, message, hint: details.hint }).toEqual({
@@ -115,9 +104,9 @@ describe('credentials from the environment (CI)', () => {
     expect((await journal(e2e.sb.url, 'token')).map((t) => t.body.username)).toEqual([SHOP.username]);
     // The token is cached for the next run; the credentials are not stored.
     const target = { env: 'sandbox', version: 'v2', authBase: e2e.sb.url, checkoutBase: e2e.sb.url } as const;
-    const data = JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-    expect(data.environments.sandbox.credentials).toBeUndefined();
-    expect(Object.keys(data.environments.sandbox.tokens)).toEqual([tokenKey(target, SHOP)]);
+    const sandbox = e2e.store().environments?.sandbox;
+    expect(sandbox?.credentials).toBeUndefined();
+    expect(Object.keys(sandbox?.tokens ?? {})).toEqual([tokenKey(target, SHOP)]);
   });
 
   it('without them and without a login: exit 4 and how to log in, nothing sent', async () => {
@@ -127,6 +116,6 @@ describe('credentials from the environment (CI)', () => {
       'error: not logged in to sandbox\nhint: run payorder login --env sandbox, or set PAYORDER_USERNAME, PAYORDER_CLIENT_ID, PAYORDER_CLIENT_SECRET_ID\n',
     );
     expect(await journal(e2e.sb.url)).toEqual([]);
-    expect(existsSync(join(e2e.dir, 'config.json'))).toBe(false);
+    expect(existsSync(e2e.storeFile())).toBe(false);
   });
 });

@@ -1,40 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Target } from '../../src/api/service.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { cachedToken } from '../../src/session/token-cache.js';
-import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
-import { SECRET, SHOP, tempDir } from '../helpers/cli.js';
-import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
-import { call, journal, orderBody } from '../helpers/sandbox.js';
+import type { CachedToken } from '../../src/store/profile-data.js';
+import { SHOP, tempDir } from '../helpers/cli.js';
+import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { call, createOrder, journal, routesReached, sandboxOrders } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
-const store = (): StoreData => JSON.parse(readFileSync(join(e2e.dir, 'config.json'), 'utf8'));
-const sandboxAt = (url: string): Target => ({
-  env: 'sandbox',
-  version: 'v2',
-  authBase: url,
-  checkoutBase: url,
-});
 const ttlMs = () => e2e.sb.sandbox.core.tokenTtlSeconds * 1000;
 
 /** The v2 token cached for SHOP and the sandbox at `url` (the test file's sandbox by default). */
-function cached(url = e2e.sb.url): CachedToken {
-  const token = cachedToken(store(), sandboxAt(url), SHOP);
-  expect(token, `a token cached for ${url}`).toBeDefined();
-  return token!;
-}
+const cached = (url = e2e.sb.url) => e2e.cachedToken('v2', url);
 
 /** Logs SHOP in to the sandbox and creates an order with the cached token; returns its uuid. */
 async function loginAndOrder(): Promise<string> {
-  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
-  return (await call(e2e.sb.url, 'POST', '/v2/api/checkout', orderBody('v2'), cached().accessToken)).body
-    .uuid;
+  await e2e.login();
+  return (await createOrder(e2e.sb.url, cached().accessToken)).uuid;
 }
-
-const routes = async (url: string) => (await journal(url)).map((e) => `${e.route} ${e.status}`);
 
 describe('tokens', () => {
   it('are reused until shortly before expiry, then renewed silently', async () => {
@@ -74,7 +57,7 @@ describe('tokens', () => {
     const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).uuid).toBe(uuid);
-    expect(await routes(e2e.sb.url)).toEqual(['lookup 403', 'token 200', 'lookup 200']);
+    expect(await routesReached(e2e.sb.url)).toEqual(['lookup 403', 'token 200', 'lookup 200']);
     expect(cached().accessToken).not.toBe(first.accessToken);
   });
 
@@ -104,7 +87,7 @@ describe('tokens', () => {
     // One renewal for the sandbox, one token request for the stage login.
     expect((await journal(e2e.sb.url, 'token')).map((t) => t.version)).toEqual(['v2', 'v2']);
     expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.status)).toEqual(Array(16).fill(200));
-    const data = store();
+    const data = e2e.store();
     expect(data.environments?.stage?.credentials).toEqual(SHOP);
     expect(data.environments?.sandbox?.credentials).toEqual(SHOP);
     expect(cached().expiresAt).toBe(new Date(Date.parse(later) + ttlMs()).toISOString());
@@ -137,8 +120,8 @@ describe('tokens', () => {
       expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
       // The other service was asked for a token of its own, and accepted it (a token signed by the
       // first sandbox is refused there with 401).
-      expect(await routes(other.url)).toEqual(['token 200', 'checkout 200']);
-      expect(await routes(e2e.sb.url)).toEqual([]);
+      expect(await routesReached(other.url)).toEqual(['token 200', 'checkout 200']);
+      expect(await routesReached(e2e.sb.url)).toEqual([]);
       const second = cached(other.url);
       expect(await other.core.tokens.verify(second.accessToken)).toEqual({
         ok: true,
@@ -151,8 +134,8 @@ describe('tokens', () => {
       const back = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--json']);
       expect(back.exitCode, back.stderr).toBe(0);
       expect(JSON.parse(back.stdout).uuid).toBe(uuid);
-      expect(await routes(e2e.sb.url)).toEqual(['lookup 200']);
-      expect(await routes(other.url)).toEqual(['token 200', 'checkout 200']);
+      expect(await routesReached(e2e.sb.url)).toEqual(['lookup 200']);
+      expect(await routesReached(other.url)).toEqual(['token 200', 'checkout 200']);
     } finally {
       await other.close();
     }
@@ -176,7 +159,7 @@ describe('a restarted service (a new signing key)', () => {
     let uuid: string;
     let before: CachedToken;
     try {
-      expect((await e2e.run(loginArgs(), { input: SECRET, env })).exitCode).toBe(0);
+      await e2e.login('sandbox', { env });
       const created = await e2e.run(['order', 'create', '--env', 'sandbox', '--amount', '1', ...ORDER], {
         env,
       });
@@ -195,7 +178,7 @@ describe('a restarted service (a new signing key)', () => {
       expect(looked.exitCode, looked.stderr).toBe(0);
       expect(looked.stderr).toBe('');
       expect(JSON.parse(looked.stdout).uuid).toBe(uuid);
-      expect(await routes(second.url)).toEqual(['lookup 401', 'token 200', 'lookup 200']);
+      expect(await routesReached(second.url)).toEqual(['lookup 401', 'token 200', 'lookup 200']);
       const renewed = cached(second.url);
       expect(renewed.accessToken).not.toBe(before.accessToken);
       expect(await second.core.tokens.verify(renewed.accessToken)).toMatchObject({ ok: true });
@@ -206,7 +189,7 @@ describe('a restarted service (a new signing key)', () => {
         env,
       });
       expect(created.exitCode, created.stderr).toBe(0);
-      expect(await routes(second.url)).toEqual(['checkout 200']);
+      expect(await routesReached(second.url)).toEqual(['checkout 200']);
     } finally {
       await second.close();
     }
@@ -217,7 +200,7 @@ describe('a restarted service (a new signing key)', () => {
     const first = await startSandbox({ port: 0, accounts });
     const env = { PAYORDER_AUTH_URL: first.url, PAYORDER_CHECKOUT_URL: first.url };
     try {
-      expect((await e2e.run(loginArgs(), { input: SECRET, env })).exitCode).toBe(0);
+      await e2e.login('sandbox', { env });
     } finally {
       await first.close();
     }
@@ -241,8 +224,8 @@ describe('a restarted service (a new signing key)', () => {
         { env },
       );
       expect(created.exitCode, created.stderr).toBe(0);
-      expect(await routes(second.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
-      expect((await call(second.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
+      expect(await routesReached(second.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
+      expect(await sandboxOrders(second.url)).toHaveLength(1);
     } finally {
       await second.close();
     }

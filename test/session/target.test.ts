@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
-import { V1_SUNSET } from '../../src/contract/versions.js';
-import { CliError } from '../../src/errors.js';
+import { PATHS, PREFIX, V1_SUNSET } from '../../src/contract/versions.js';
 import { checkSunset, configKey, resolveTarget, type TargetFlags } from '../../src/session/target.js';
 import type { StoreData } from '../../src/store/profile-data.js';
 import { type TestContextOptions, testContext } from '../helpers/context.js';
+import { refusal } from '../helpers/refusal.js';
 
 const STORED_AUTH = 'https://auth.stored.example.com';
 const STORED_CHECKOUT = 'https://checkout.stored.example.com';
@@ -37,16 +37,6 @@ function resolve(
   return { target: resolveTarget(test.ctx, flags, data), stderr: test.stderr };
 }
 
-function failure(run: () => unknown): CliError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected a CliError');
-}
-
 /** Lets the captured stderr deliver what was written. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -69,7 +59,7 @@ describe('the environment', () => {
       'PAYORDER_ENV: unknown environment "qa"; choose one of production, stage, test, sandbox',
     ],
   ])('an unknown name is a usage error naming where it came from', (flags, env, message) => {
-    const error = failure(() => resolve(flags, {}, env));
+    const error = refusal(() => resolve(flags, {}, env));
     expect([error.kind, error.exitCode, error.message]).toEqual(['usage', 2, message]);
   });
 });
@@ -86,7 +76,7 @@ describe('the API version', () => {
   });
 
   it('an unknown version is a usage error naming where it came from', () => {
-    const error = failure(() => resolve({ env: 'sandbox' }, {}, { PAYORDER_API: 'v3' }));
+    const error = refusal(() => resolve({ env: 'sandbox' }, {}, { PAYORDER_API: 'v3' }));
     expect([error.exitCode, error.message]).toEqual([
       2,
       'PAYORDER_API: unknown API version "v3"; choose v1 or v2',
@@ -125,7 +115,7 @@ describe('the addresses', () => {
       authBase: STORED_AUTH,
       checkoutBase: STORED_CHECKOUT,
     });
-    const error = failure(() => resolve({ env: 'stage', api: 'v2' }, STORE));
+    const error = refusal(() => resolve({ env: 'stage', api: 'v2' }, STORE));
     expect([error.kind, error.exitCode, error.message, error.details.field, error.details.hint]).toEqual([
       'config',
       2,
@@ -142,7 +132,7 @@ describe('the addresses', () => {
       authBase: SANDBOX_DEFAULT_URL,
       checkoutBase: SANDBOX_DEFAULT_URL,
     });
-    const error = failure(() =>
+    const error = refusal(() =>
       resolve({ env: 'production' }, {}, { PAYORDER_AUTH_URL: 'https://a.example.com' }),
     );
     expect([error.message, error.details.field]).toEqual([
@@ -183,7 +173,7 @@ describe('the v1 sunset, by the context clock', () => {
 
   it('refuses v1 from the day after the sunset, and resolving a v1 target with it', () => {
     const { ctx } = testContext({ now: new Date('2027-01-01T00:00:00Z') });
-    const error = failure(() => checkSunset(ctx, 'v1'));
+    const error = refusal(() => checkSunset(ctx, 'v1'));
     expect([error.kind, error.exitCode, error.message, error.details.hint]).toEqual([
       'usage',
       2,
@@ -192,7 +182,7 @@ describe('the v1 sunset, by the context clock', () => {
     ]);
     expect(() => checkSunset(ctx, 'v2')).not.toThrow();
     expect(
-      failure(() => resolve({ env: 'sandbox', api: 'v1' }, {}, {}, { now: new Date('2027-01-01T00:00:00Z') }))
+      refusal(() => resolve({ env: 'sandbox', api: 'v1' }, {}, {}, { now: new Date('2027-01-01T00:00:00Z') }))
         .message,
     ).toBe(`API v1 was switched off on ${V1_SUNSET}; use --api v2`);
   });
@@ -214,12 +204,16 @@ describe('the v1 sunset, by the context clock', () => {
 
 describe('addresses break the base-address rule: refused naming where they came from', () => {
   it.each([
-    ['PAYORDER_AUTH_URL', 'https://auth.example/v2/api', 'give the base address without "/v2/api"'],
-    ['PAYORDER_AUTH_URL', 'https://auth.example/1/auth/token', 'give the base address without "/1"'],
+    ['PAYORDER_AUTH_URL', `https://auth.example${PREFIX.v2}`, `give the base address without "${PREFIX.v2}"`],
+    [
+      'PAYORDER_AUTH_URL',
+      `https://auth.example${PATHS.token('v1')}`,
+      `give the base address without "${PREFIX.v1}"`,
+    ],
     [
       'PAYORDER_CHECKOUT_URL',
-      'https://checkout.example/v2/api/checkout',
-      'give the base address without "/v2/api"',
+      `https://checkout.example${PATHS.checkout('v2')}`,
+      `give the base address without "${PREFIX.v2}"`,
     ],
     [
       'PAYORDER_CHECKOUT_URL',
@@ -227,14 +221,14 @@ describe('addresses break the base-address rule: refused naming where they came 
       'must be an absolute http(s) URL like https://host/path',
     ],
   ])('%s=%s', (name, value, rule) => {
-    const error = failure(() => resolve({ env: 'sandbox' }, {}, { ...ADDRESSES, [name]: value }));
+    const error = refusal(() => resolve({ env: 'sandbox' }, {}, { ...ADDRESSES, [name]: value }));
     expect([error.kind, error.exitCode, error.details.field]).toEqual(['usage', 2, name]);
     expect(error.message).toMatch(new RegExp(`^${name}: `));
     expect(error.message).toContain(rule);
   });
 
   it('a password in PAYORDER_AUTH_URL is refused and not repeated', () => {
-    const error = failure(() =>
+    const error = refusal(() =>
       resolve({ env: 'sandbox' }, {}, { ...ADDRESSES, PAYORDER_AUTH_URL: 'https://u:pw-9f2c@a.example.com' }),
     );
     expect(error.message).toBe(
@@ -248,13 +242,13 @@ describe('addresses break the base-address rule: refused naming where they came 
         stage: { addresses: { v2: { auth: 'https://auth.example/v2/api', checkout: STORED_CHECKOUT } } },
       },
     };
-    const error = failure(() => resolve({ env: 'stage', api: 'v2' }, data));
+    const error = refusal(() => resolve({ env: 'stage', api: 'v2' }, data));
     expect([error.exitCode, error.details.field]).toEqual([2, 'stage.v2.auth-url']);
     expect(error.message).toMatch(/^stage\.v2\.auth-url: give the base address without "\/v2\/api"/);
   });
 
   it('the variable wins even over a good stored address, and is checked', () => {
-    const error = failure(() =>
+    const error = refusal(() =>
       resolve({ env: 'stage' }, STORE, { PAYORDER_AUTH_URL: 'https://a.example/1' }),
     );
     expect(error.details.field).toBe('PAYORDER_AUTH_URL');

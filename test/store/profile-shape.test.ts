@@ -18,7 +18,11 @@ describe('a store of the wrong shape is an error naming the path and what is wro
     ['the store is null', null, 'the store must be an object, not null'],
     [
       'credentials lack a field',
-      { environments: { stage: { ...login, credentials: { username: 'shop-owner', clientId: 'c' } } } },
+      {
+        environments: {
+          stage: { ...login, credentials: { username: SHOP.username, clientId: SHOP.clientId } },
+        },
+      },
       'environments.stage.credentials.clientSecretId is missing',
     ],
     [

@@ -5,10 +5,11 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { CliError } from '../../src/errors.js';
+import type { CliError } from '../../src/errors.js';
 import { openStore } from '../../src/store/profile-store.js';
 import { SECRET, SHOP, tempDir } from '../helpers/cli.js';
 import type { RunResult } from '../helpers/context.js';
+import { rejection } from '../helpers/refusal.js';
 
 /** A store as payorder writes it: a login on stage with its addresses, and a default. */
 export const STORED = {
@@ -78,15 +79,8 @@ export function snapshot(dir: string): Record<string, string> {
 }
 
 /** The error `action` fails with; the test fails when it does not fail with a CliError. */
-export async function failureOf(action: () => unknown): Promise<CliError> {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CliError);
-    return error as CliError;
-  }
-  return expect.unreachable('expected the store to refuse');
-}
+export const failureOf = (action: () => unknown): Promise<CliError> =>
+  rejection(action, 'the store did not refuse');
 
 /** A config error (exit 2) that names `path` and the problem, and says what to do. */
 export function expectConfigError(error: CliError, path: string, problem: RegExp | string): void {
@@ -95,7 +89,8 @@ export function expectConfigError(error: CliError, path: string, problem: RegExp
   expect(error.message).toContain(path);
   if (typeof problem === 'string') expect(error.message).toContain(problem);
   else expect(error.message).toMatch(problem);
-  expect(error.details.hint).toBeTruthy();
+  // What to do about it, on one line.
+  expect(error.details.hint).toMatch(/^[^\n]+$/);
   expect(error.message).not.toContain(SECRET);
 }
 

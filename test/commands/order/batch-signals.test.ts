@@ -2,55 +2,26 @@
  * `order create --input` as a real process: a reader that goes away (`| head -1`), a second Ctrl-C
  * while requests hang, and a stop while the input (a FIFO with no writer) gives nothing.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, expectNoLeak, SECRET } from '../../helpers/cli.js';
-import { loginArgs, useE2E } from '../../helpers/e2e.js';
-import { call, journal } from '../../helpers/sandbox.js';
+import { lastEvents, recordsOf, writeOrderLines } from '../../helpers/batch.js';
+import { BIN, expectNoLeak } from '../../helpers/cli.js';
+import { useE2E } from '../../helpers/e2e.js';
+import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
 import { describeWithTools, needsTool } from '../../helpers/tools.js';
 
 const e2e = useE2E();
 
+/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its batch sent. */
 async function login() {
-  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+  await e2e.login();
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
 }
 
-function writeLines(count: number): string {
-  const file = join(e2e.dir, 'orders.ndjson');
-  const lines = Array.from({ length: count }, (_, i) =>
-    JSON.stringify({
-      amount: `${i + 1}.00`,
-      description: `line ${i + 1}`,
-      success: 'https://shop.example/ok',
-      fail: 'https://shop.example/ko',
-    }),
-  );
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-const recordsOf = (stdout: string): any[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
-
-/** The last event the journal holds for each line key (header lines left out). */
-function lastEvents(file: string): Map<string, string> {
-  const events = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.payorder_journal === undefined);
-  return new Map(events.map((e) => [e.key, e.event]));
-}
-
-const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
+const writeLines = (count: number) => writeOrderLines(e2e.dir, count);
 const checkoutCount = async () => (await journal(e2e.sb.url, 'checkout')).length;
 
 /** The spawned CLI with its stderr readable while it runs. */
@@ -83,12 +54,7 @@ describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
     await login();
     const file = writeLines(300);
     const journalFile = join(e2e.dir, 'orders.journal');
-    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
-      route: 'checkout',
-      fault: 'latency',
-      ms: 50,
-      times: 10_000,
-    });
+    await slowCheckouts(e2e.sb.url, 50);
     const script = [
       'set -o pipefail',
       '"$NODE" "$BIN" order create --env sandbox --input "$FILE" --journal "$JOURNAL" -o ndjson | head -1',
@@ -121,8 +87,8 @@ describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
     const last = [...lastEvents(journalFile).values()];
     const created = last.filter((event) => event === 'created').length;
     const sending = last.filter((event) => event === 'sending').length;
-    expect(last.every((event) => event === 'created' || event === 'sending')).toBe(true);
-    const orders = (await sandboxOrders()).length;
+    expect(last.filter((event) => event !== 'created' && event !== 'sending')).toEqual([]);
+    const orders = (await e2e.orders()).length;
     expect(orders).toBeGreaterThanOrEqual(created);
     expect(orders).toBeLessThanOrEqual(created + sending);
     // It stopped sending well before the end of the file.
@@ -192,7 +158,7 @@ describe('a second Ctrl-C while requests hang', () => {
     expect(sent).toHaveLength(16);
     expect(sent).not.toContain('line 1');
     // The hung requests were carried out: with the resumed lines, every line has exactly one order.
-    expect(await sandboxOrders()).toHaveLength(20);
+    expect(await e2e.orders()).toHaveLength(20);
   });
 });
 

@@ -1,37 +1,30 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, expectNoLeak, onTerminal, SECRET, SHOP } from '../../helpers/cli.js';
+import {
+  journalRecords,
+  lastEvents,
+  orderLine as line,
+  recordsOf,
+  writeOrderLines,
+} from '../../helpers/batch.js';
+import { BIN, expectNoLeak, onTerminal, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
-import { loginArgs, useE2E } from '../../helpers/e2e.js';
-import { call, journal } from '../../helpers/sandbox.js';
+import { useE2E } from '../../helpers/e2e.js';
+import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
+import { unusedPort } from '../../helpers/servers.js';
 
 const e2e = useE2E();
-const line = (n: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    amount: `${n}.${String(n % 100).padStart(2, '0')}`,
-    description: `line ${n}`,
-    success: 'https://shop.example/ok',
-    fail: 'https://shop.example/ko',
-    ...extra,
-  });
 
+/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its batch sent. */
 async function login() {
-  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
+  await e2e.login();
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
 }
 
-/** The records of an NDJSON output, one per line. */
-const recordsOf = (stdout: string): any[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
 const batch = (file: string, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, ...args]);
 
@@ -68,7 +61,7 @@ describe('order create --input', () => {
     }
     expect(result.stderr).toContain('1000 lines in');
     expect(result.stderr).toContain('996 created, 0 already created, 4 failed, 0 outcome unknown');
-    const orders = await sandboxOrders();
+    const orders = await e2e.orders();
     expect(orders).toHaveLength(996);
     expect(new Set(orders.map((o) => o.uuid)).size).toBe(996);
   });
@@ -113,7 +106,7 @@ describe('order create --input', () => {
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toContain('3 created, 7 already created, 0 failed');
     const records = recordsOf(second.stdout);
-    const orders = await sandboxOrders();
+    const orders = await e2e.orders();
     expect(orders).toHaveLength(10);
     expect(new Set(orders.map((o) => o.uuid)).size).toBe(10);
     // Every line shows its order; those the first run created are skipped, with that order.
@@ -163,35 +156,24 @@ describe('order create --input', () => {
     expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.status)).toEqual([429, 200, 200]);
   });
 
-  /** Starts a slow batch of `count` lines with a journal, and sends `signal` once `after` orders exist. */
-  async function interruptedBatch(count: number, signal: NodeJS.Signals, after: number) {
+  // The one batch killed for real: a process that dies mid-batch leaves only what its journal says.
+  it('resumes after kill -9 mid-batch with zero duplicates and zero lost orders', async () => {
+    const count = 200;
     await login();
-    const file = join(e2e.dir, 'orders.ndjson');
+    const file = writeLines(count);
     const journalFile = join(e2e.dir, 'orders.journal');
-    writeFileSync(file, Array.from({ length: count }, (_, i) => line(i + 1)).join('\n'));
-    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
-      route: 'checkout',
-      fault: 'latency',
-      ms: 20,
-      times: 10_000,
-    });
+    await slowCheckouts(e2e.sb.url, 20);
     const child = execa(
       process.execPath,
       [BIN, 'order', 'create', '--env', 'sandbox', '--input', file, '--journal', journalFile, '-o', 'ndjson'],
       { env: e2e.env(), extendEnv: false, reject: false },
     );
     await expect
-      .poll(async () => (await sandboxOrders()).length, { timeout: 15_000, interval: 20 })
-      .toBeGreaterThan(after);
-    child.kill(signal);
-    const result = await child;
+      .poll(async () => (await e2e.orders()).length, { timeout: 15_000, interval: 20 })
+      .toBeGreaterThan(40);
+    child.kill('SIGKILL');
+    await child;
     await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
-    return { file, journalFile, result };
-  }
-
-  it('resumes after kill -9 mid-batch with zero duplicates and zero lost orders', async () => {
-    const count = 200;
-    const { file, journalFile } = await interruptedBatch(count, 'SIGKILL', 40);
 
     const resumed = await batch(file, '--journal', journalFile, '--concurrency', '8');
     const records = recordsOf(resumed.stdout);
@@ -202,44 +184,19 @@ describe('order create --input', () => {
     // Only lines in flight when the process died can be unknown (4 at the default concurrency).
     expect(unknown.length).toBeLessThanOrEqual(4);
 
-    const orders = await sandboxOrders();
+    const orders = await e2e.orders();
     const existing = new Set(orders.map((o) => o.uuid));
     const sent = new Map<string, number>();
     for (const entry of await journal(e2e.sb.url, 'checkout'))
       sent.set(entry.body.description, (sent.get(entry.body.description) ?? 0) + 1);
     // Zero duplicates: no input line reached the service twice, and no order exists twice.
-    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect([...sent].filter(([, times]) => times !== 1)).toEqual([]);
     expect(orders.length).toBe(sent.size);
     // Zero lost: every line is created or already created with its order, or reported unknown.
     const known = records.filter((r) => r.order).map((r) => r.order.uuid);
     expect(new Set(known).size).toBe(known.length);
-    for (const uuid of known) expect(existing.has(uuid)).toBe(true);
+    expect(known.filter((uuid) => !existing.has(uuid))).toEqual([]);
     expect(known.length + unknown.length).toBe(count);
-  });
-
-  it('Ctrl-C stops taking lines, finishes those in flight, writes the journal and exits 130', async () => {
-    const { file, journalFile, result } = await interruptedBatch(300, 'SIGINT', 20);
-    expectNoLeak({
-      exitCode: result.exitCode ?? -1,
-      stdout: String(result.stdout),
-      stderr: String(result.stderr),
-    });
-    expect(result.exitCode).toBe(130);
-    expect(String(result.stderr)).toContain('interrupted after');
-    // The journal's records, without the header line each run starts with.
-    const events = readFileSync(journalFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.payorder_journal === undefined);
-    expect(events.length).toBeGreaterThan(0);
-    const last = new Map(events.map((e) => [e.key, e.event]));
-    expect([...last.values()].every((event) => event === 'created')).toBe(true);
-    expect((await sandboxOrders()).length).toBe(last.size);
-
-    const resumed = await batch(file, '--journal', journalFile, '--concurrency', '8');
-    expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(await sandboxOrders()).toHaveLength(300);
   });
 
   it('on a terminal: a line per result and progress, and it finishes', async () => {
@@ -281,36 +238,10 @@ describe('order create --input', () => {
   });
 });
 
-/** Writes `count` lines (each with its own external reference) to a file in the test's folder. */
-function writeLines(count: number, name = 'orders.ndjson'): string {
-  const file = join(e2e.dir, name);
-  const lines = Array.from({ length: count }, (_, i) => line(i + 1, { external_reference: `REF-${i + 1}` }));
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-/** The records of a journal file, without the header line each run starts with. */
-const journalRecords = (file: string): any[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.payorder_journal === undefined);
-
-/** The last event the journal holds for each line key. */
-const lastEvents = (file: string) =>
-  new Map(journalRecords(file).map((e) => [e.key as string, e.event as string]));
+/** Writes lines 1 to `count` (line n with the external reference REF-n) to the test's folder. */
+const writeLines = (count: number) => writeOrderLines(e2e.dir, count);
 
 const checkoutCount = async () => (await journal(e2e.sb.url, 'checkout')).length;
-
-/** A port on 127.0.0.1 where nothing listens: bound by this test, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The service back at an address that was down: forwards every request on `port` to the sandbox. */
 async function forwarder(port: number, to: string): Promise<{ close(): Promise<void> }> {
@@ -389,7 +320,7 @@ describe('order create --input: the service refuses the token', () => {
     const renewals = await journal(e2e.sb.url, 'token');
     expect(renewals.length).toBeGreaterThanOrEqual(1);
     expect(renewals.length).toBeLessThanOrEqual(records.length);
-    expect(await sandboxOrders()).toHaveLength(0);
+    expect(await e2e.orders()).toHaveLength(0);
     // Refused lines are failed, not unknown: a rerun after a new login sends them.
     expect([...lastEvents(journalFile).values()]).toEqual(Array(records.length).fill('failed'));
   });
@@ -412,7 +343,7 @@ describe('order create --input: the service refuses the token', () => {
       ...[2, 3, 4, 5].map((n) => [200, `line ${n}`]),
     ]);
     expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
-    expect(await sandboxOrders()).toHaveLength(5);
+    expect(await e2e.orders()).toHaveLength(5);
   });
 });
 
@@ -445,7 +376,7 @@ describe('order create: the service cannot be reached', () => {
     'a batch with nothing listening at %s: exit 5, nothing sent, lines not unknown; once the service is back the same journal creates every line',
     async (_, addresses) => {
       await login();
-      const port = await closedPort();
+      const port = await unusedPort();
       const url = `http://127.0.0.1:${port}`;
       const env = addresses(url);
       const file = writeLines(10);
@@ -483,13 +414,13 @@ describe('order create: the service cannot be reached', () => {
       const sent = (await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description);
       expect(new Set(sent)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => `line ${i + 1}`)));
       expect(sent).toHaveLength(10);
-      expect(await sandboxOrders()).toHaveLength(10);
+      expect(await e2e.orders()).toHaveLength(10);
     },
   );
 
   it('one order with nothing listening at the checkout address: exit 5, "nothing was sent", never "outcome unknown"', async () => {
     await login();
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
     expect(result.stdout).toBe('');
@@ -500,7 +431,7 @@ describe('order create: the service cannot be reached', () => {
 
   it('one order with nothing listening at either address: exit 5, "cannot reach", never "outcome unknown"', async () => {
     await login();
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
     expect(result.stdout).toBe('');
@@ -512,7 +443,7 @@ describe('order create: the service cannot be reached', () => {
   // An unreachable token service says so too: the order was never sent either.
   it('one order with nothing listening at the auth address: the error says nothing was sent', async () => {
     await login();
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toContain(`error: cannot reach ${url} (ECONNREFUSED); nothing was sent`);
@@ -520,7 +451,7 @@ describe('order create: the service cannot be reached', () => {
 
   it('a batch with nothing listening at the auth address: the error says nothing was sent', async () => {
     await login();
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', writeLines(3)], {
       env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
     });
@@ -591,7 +522,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
     // The request was carried out each time (only its answer was lost), and never sent again.
     const sent = (await journal(e2e.sb.url, 'checkout')).map((e) => e.body.description);
     expect(sent).toEqual(Array(3).fill(['line 1', 'line 2', 'line 3']).flat());
-    expect(await sandboxOrders()).toHaveLength(9);
+    expect(await e2e.orders()).toHaveLength(9);
   });
 
   // On a terminal too, an unknown line can be found by the merchant's own reference.
@@ -629,21 +560,16 @@ describe('order create --input: a journal belongs to its target', () => {
     expect(again.stderr).toContain('hint: resuming it against another target would create every order again');
     expect(await journal(e2e.sb.url)).toEqual([]);
     expect(readFileSync(journalFile, 'utf8')).toBe(before);
-    expect(await sandboxOrders()).toHaveLength(3);
+    expect(await e2e.orders()).toHaveLength(3);
   });
 });
 
 describe('order create --input: Ctrl-C in process', () => {
-  it('after the stop no new line is sent, those in flight finish, the summary is printed, exit 130', async () => {
+  it('after the stop no new line is sent, those in flight finish, the summary is printed, exit 130; a rerun creates the rest', async () => {
     await login();
     const file = writeLines(200);
     const journalFile = join(e2e.dir, 'orders.journal');
-    await call(e2e.sb.url, 'POST', '/_sandbox/force', {
-      route: 'checkout',
-      fault: 'latency',
-      ms: 100,
-      times: 10_000,
-    });
+    await slowCheckouts(e2e.sb.url, 100);
     const ctrlC = new AbortController();
     const running = runInProcess(
       [
@@ -667,6 +593,7 @@ describe('order create --input: Ctrl-C in process', () => {
     const result = await running;
     await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
 
+    expectNoLeak(result);
     expect(result.exitCode, result.stderr).toBe(130);
     const inFlight = Number(
       /stopping: no new line is sent; finishing (\d+) requests? in flight \(Ctrl-C again to abort at once\)/.exec(
@@ -687,10 +614,14 @@ describe('order create --input: Ctrl-C in process', () => {
       new RegExp(`error: interrupted after ${final} lines in [\\d.]+ s: ${final} created`),
     );
     expect(result.stderr).toContain(`rerun with --journal ${journalFile} to resume`);
-    expect(await sandboxOrders()).toHaveLength(final);
-    const last = lastEvents(journalFile);
-    expect(last.size).toBe(final);
-    expect([...last.values()].every((event) => event === 'created')).toBe(true);
+    expect(await e2e.orders()).toHaveLength(final);
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(final).fill('created'));
+
+    // The journal resumes the batch: the rest is created, none of it twice.
+    const resumed = await batch(file, '--journal', journalFile, '--concurrency', '8');
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`${200 - final} created, ${final} already created, 0 failed`);
+    expect(await e2e.orders()).toHaveLength(200);
   });
 });
 
@@ -724,6 +655,6 @@ describe('order create --input: a torn journal', () => {
     expect(third.exitCode, third.stderr).toBe(0);
     expect(third.stderr).toContain('0 created, 7 already created, 0 failed, 0 outcome unknown');
     expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
-    expect(await sandboxOrders()).toHaveLength(7);
+    expect(await e2e.orders()).toHaveLength(7);
   });
 });

@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, type CliOptions, expectNoLeak, onTerminal, SECRET } from '../../helpers/cli.js';
+import { type ApiVersion, PATHS } from '../../../src/contract/versions.js';
+import { BIN, type CliOptions, expectNoLeak, onTerminal, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
-import { loginArgs, useE2E } from '../../helpers/e2e.js';
-import { call, journal } from '../../helpers/sandbox.js';
+import { useE2E } from '../../helpers/e2e.js';
+import { call, journal, routesReached } from '../../helpers/sandbox.js';
+import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp } from '../../helpers/servers.js';
 
 const e2e = useE2E();
 const ORDER = [
@@ -24,7 +25,6 @@ const createWith = (options: CliOptions, ...args: string[]) =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TSV_HEADER =
   'uuid\tid\tversion\tstatus\tamount\tcurrency\torder_number\tref_number\texternal_reference\tlinks.checkout';
-const sandboxOrders = async () => (await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders as any[];
 
 interface Received {
   method: string;
@@ -39,7 +39,7 @@ interface Received {
  */
 async function recordingProxy(target: string) {
   const received: Received[] = [];
-  const server = createServer(async (request, response) => {
+  const url = await serveHttp(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -55,9 +55,7 @@ async function recordingProxy(target: string) {
     response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
     response.end(await answer.text());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  return { url, received };
 }
 
 /** Headers the HTTP transport (Node's fetch) adds on its own; payorder does not choose them. */
@@ -71,8 +69,9 @@ const TRANSPORT_HEADERS = [
   'user-agent',
 ];
 
-async function login(...extra: string[]) {
-  expect((await e2e.run(loginArgs('sandbox', ...extra), { input: SECRET })).exitCode).toBe(0);
+/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its command sent. */
+async function login() {
+  await e2e.login();
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
 }
 
@@ -92,6 +91,7 @@ describe('order create', () => {
     });
     expect(order.links.checkout).toBe(`${e2e.sb.url}/pay/${order.uuid}`);
     const [sent] = await journal(e2e.sb.url, 'checkout');
+    // What reached the service, in the spec's field names typed out (the wire format, checked on its own).
     expect(sent.body).toEqual({
       amount: '1250',
       description: 'Invoice 42',
@@ -115,10 +115,10 @@ describe('order create', () => {
     // The sandbox's documented choice of currency for v1 orders; order and ref numbers are its own.
     expect(order.currency).toBe('840');
     expect(order.order_number).toMatch(/^\d+$/);
-    const [stored] = await sandboxOrders();
+    const [stored] = await e2e.orders();
     expect([order.order_number, order.ref_number]).toEqual([stored.orderNumber, stored.refNumber]);
     const [sent] = await journal(e2e.sb.url, 'checkout');
-    expect(sent.body).toMatchObject({ amount: '92233720368547758.07', userName: 'shop-owner' });
+    expect(sent.body).toMatchObject({ amount: '92233720368547758.07', userName: SHOP.username });
     expect(result.stderr).toContain('API v1 is deprecated');
   });
 
@@ -146,7 +146,7 @@ describe('order create', () => {
     expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
-  it.each(['v1', 'v2'])(
+  it.each<ApiVersion>(['v1', 'v2'])(
     '--dry-run on %s shows exactly the request that creating the same order sends, token masked',
     async (version) => {
       await login();
@@ -159,14 +159,14 @@ describe('order create', () => {
       const shown = JSON.parse(dry.stdout);
       expect(shown).toEqual({
         method: 'POST',
-        url: `${proxy.url}${version === 'v1' ? '/1' : '/v2/api'}/checkout`,
+        url: proxy.url + PATHS.checkout(version),
         headers: {
           accept: 'application/json',
           authorization: 'Bearer ***',
           'content-type': 'application/json',
         },
         body: {
-          ...(version === 'v1' ? { amount: '7.00', userName: 'shop-owner' } : { amount: '700' }),
+          ...(version === 'v1' ? { amount: '7.00', userName: SHOP.username } : { amount: '700' }),
           description: 'Invoice 42',
           callback_success: 'https://shop.example/ok',
           callback_fail: 'https://shop.example/ko',
@@ -205,7 +205,7 @@ describe('order create', () => {
     await login();
     const request = {
       method: 'POST',
-      url: `${e2e.sb.url}/v2/api/checkout`,
+      url: e2e.sb.url + PATHS.checkout('v2'),
       headers: {
         accept: 'application/json',
         authorization: 'Bearer ***',
@@ -229,7 +229,7 @@ describe('order create', () => {
     expect(onScreen.exitCode, onScreen.stderr).toBe(0);
     expect(onScreen.stdout).toBe(
       [
-        `POST ${e2e.sb.url}/v2/api/checkout`,
+        `POST ${e2e.sb.url}${PATHS.checkout('v2')}`,
         'accept: application/json',
         'authorization: Bearer ***',
         'content-type: application/json',
@@ -254,7 +254,7 @@ describe('order create', () => {
     await login();
     const result = await create('--amount', '1', '--debug');
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}/v2/api/checkout`);
+    expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}${PATHS.checkout('v2')}`);
     expect(result.stderr).toContain('[debug] → authorization: Bearer ***');
     expect(result.stderr).toContain('[debug] ← 200');
   });
@@ -302,7 +302,7 @@ describe('output modes', () => {
     const [header, row, ...rest] = piped.stdout.split('\n');
     expect(header).toBe(TSV_HEADER);
     expect(rest).toEqual(['']);
-    const [order] = await sandboxOrders();
+    const [order] = await e2e.orders();
     expect(row!.split('\t')).toEqual([
       order.uuid,
       order.id,
@@ -374,17 +374,15 @@ describe('service errors (spec §7.2)', () => {
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toContain(message);
     expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(1);
-    expect((await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
+    expect(await e2e.orders()).toHaveLength(1);
   });
 
   it('a hang times out as outcome unknown (PAYORDER_TIMEOUT), sent once', async () => {
     await login();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang' });
-    const result = await e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, '--amount', '1'], {
-      env: { PAYORDER_TIMEOUT: '1' },
-    });
+    const result = await createWith({ env: { PAYORDER_TIMEOUT: '0.3' } }, '--amount', '1');
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toContain('no answer within 1 s');
+    expect(result.stderr).toContain('no answer within 0.3 s');
     expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(1);
   });
 
@@ -407,12 +405,9 @@ describe('service errors (spec §7.2)', () => {
     // own backoff (0.3 s, then 0.6 s) is far below it.
     const [refused, retried] = entries.map((e) => Date.parse(e.time));
     expect(retried! - refused!).toBeGreaterThanOrEqual(990);
-    expect((await call(e2e.sb.url, 'GET', '/_sandbox/orders')).body.orders).toHaveLength(1);
+    expect(await e2e.orders()).toHaveLength(1);
   });
 });
-
-/** The routes and statuses that reached a sandbox, in order ("checkout 401", "token 200", …). */
-const routes = async (url: string) => (await journal(url)).map((e: any) => `${e.route} ${e.status}`);
 
 describe('a token the order service refuses (401 Unauthorized)', () => {
   it('is renewed once and the order sent once more: exit 0, one order', async () => {
@@ -422,8 +417,8 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(orderOutputSchema.parse(JSON.parse(result.stdout)).amount).toBe('1.00');
-    expect(await routes(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
-    expect(await sandboxOrders()).toHaveLength(1);
+    expect(await routesReached(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 200']);
+    expect(await e2e.orders()).toHaveLength(1);
   });
 
   it('refused again after the renewal: exit 4 with the hint to log in; never a third attempt', async () => {
@@ -436,13 +431,10 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
       'error: the service did not accept the access token on sandbox (401 Unauthorized)\n' +
         'hint: log in again: payorder login --env sandbox\n',
     );
-    expect(await routes(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 401']);
-    expect(await sandboxOrders()).toHaveLength(0);
+    expect(await routesReached(e2e.sb.url)).toEqual(['checkout 401', 'token 200', 'checkout 401']);
+    expect(await e2e.orders()).toHaveLength(0);
   });
 });
-
-/** A token that is not JWT-shaped: only its known value can mask it. */
-const OPAQUE = 'opaque-token-1234567890';
 
 /**
  * A token and order service of the test's own: it issues an opaque token, then answers every order
@@ -450,20 +442,19 @@ const OPAQUE = 'opaque-token-1234567890';
  */
 async function echoingService() {
   const paths: string[] = [];
-  const server = createServer(async (request, response) => {
+  const url = await serveHttp(async (request, response) => {
     for await (const _ of request);
     paths.push(`${request.method} ${request.url}`);
-    if (request.url?.endsWith('/auth/token')) {
+    if (request.url === PATHS.token('v2')) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ access_token: OPAQUE, expires_in: 3600, token_type: 'Bearer' }));
+      response.end(JSON.stringify(OPAQUE_TOKEN_ANSWER));
       return;
     }
     response.writeHead(502, { 'content-type': 'text/plain' });
-    response.end(`proxy error: upstream rejected "${request.headers.authorization}"\ntoken=${OPAQUE}\n`);
+    response.end(
+      `proxy error: upstream rejected "${request.headers.authorization}"\ntoken=${OPAQUE_TOKEN}\n`,
+    );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, paths, env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } };
 }
 
@@ -476,8 +467,8 @@ describe('a service that echoes the token', () => {
       const result = await createWith({ env: service.env }, '--amount', '1', ...flags);
       expect(result.exitCode).toBe(5);
       expect(result.stdout).toBe('');
-      expect(result.stderr).not.toContain(OPAQUE);
-      expect(result.stderr).not.toContain(OPAQUE.slice(0, 12));
+      expect(result.stderr).not.toContain(OPAQUE_TOKEN);
+      expect(result.stderr).not.toContain(OPAQUE_TOKEN.slice(0, 12));
       // The error: one line (JSON with --json, after any trace), the echoed token masked in its excerpt.
       const line = result.stderr.split('\n').find((l) => /^(error: |\{"error")/.test(l))!;
       const message = flags.includes('--json') ? JSON.parse(line).error.message : line;
@@ -491,7 +482,7 @@ describe('a service that echoes the token', () => {
         expect(result.stderr).toContain('[debug] ← 502');
       }
       // The order went out once, with the token the service issued.
-      expect(service.paths).toEqual(['POST /v2/api/auth/token', 'POST /v2/api/checkout']);
+      expect(service.paths).toEqual([`POST ${PATHS.token('v2')}`, `POST ${PATHS.checkout('v2')}`]);
       expect(await journal(e2e.sb.url)).toEqual([]);
     },
   );
@@ -502,7 +493,7 @@ describe('--field and the output flags', () => {
     await login();
     const v2 = await create('--amount', '1', '--field', 'links.checkout_link');
     expect(v2.exitCode, v2.stderr).toBe(0);
-    const [first] = await sandboxOrders();
+    const [first] = await e2e.orders();
     expect(v2.stdout).toBe(`${e2e.sb.url}/pay/${first.uuid}\n`);
 
     const link = await create('--amount', '2', '--api', 'v1', '--field', 'links.checkoutLink');
@@ -510,7 +501,7 @@ describe('--field and the output flags', () => {
     const number = await create('--amount', '3', '--api', 'v1', '--field', 'orderNumber');
     expect(number.exitCode, number.stderr).toBe(0);
     const reference = await create('--amount', '4', '--api', 'v1', '--field', 'refNumber');
-    const [, second, third, fourth] = await sandboxOrders();
+    const [, second, third, fourth] = await e2e.orders();
     expect(link.stdout).toBe(`${e2e.sb.url}/pay/${second.uuid}\n`);
     expect(number.stdout).toBe(`${third.orderNumber}\n`);
     expect(number.stdout).toMatch(/^\d+\n$/);

@@ -1,51 +1,35 @@
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
+import { type ApiVersion, PATHS } from '../../../src/contract/versions.js';
 import { MAX_LINE_BYTES } from '../../../src/orders/input-lines.js';
-import { SECRET } from '../../helpers/cli.js';
+import { SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
-import { loginArgs, SHOP_ENV, useE2E } from '../../helpers/e2e.js';
-import { call, journal, orderBody } from '../../helpers/sandbox.js';
+import { SHOP_ENV, useE2E } from '../../helpers/e2e.js';
+import { call, createOrder, journal, routesReached, tokenFor } from '../../helpers/sandbox.js';
+import { OPAQUE_TOKEN_ANSWER, serveHttp } from '../../helpers/servers.js';
 
 const e2e = useE2E();
 
-async function setup(count: number, version: 'v1' | 'v2' = 'v2') {
-  expect((await e2e.run(loginArgs(), { input: SECRET })).exitCode).toBe(0);
-  const { access_token } = (
-    await call(e2e.sb.url, 'POST', '/v2/api/auth/token', {
-      username: 'shop-owner',
-      client_id: 'shop-client-7',
-      client_secret_id: SECRET,
-      grant_type: 'client_credentials',
-    })
-  ).body;
+/** Logs SHOP in and creates `count` orders of 1.05, 2.05, … of SHOP's; the journal is then emptied. */
+async function setup(count: number, version: ApiVersion = 'v2') {
+  await e2e.login();
+  const token = await tokenFor(e2e.sb.url, 'v2', SHOP);
   const orders = [];
   for (let i = 0; i < count; i++) {
-    const body =
+    const amount =
       version === 'v1'
-        ? orderBody('v1', { userName: 'shop-owner', amount: `${i + 1}.05` })
-        : orderBody('v2', { amount: `${(i + 1) * 100 + 5}` });
-    orders.push(
-      (
-        await call(
-          e2e.sb.url,
-          'POST',
-          version === 'v1' ? '/1/checkout' : '/v2/api/checkout',
-          body,
-          access_token,
-        )
-      ).body,
-    );
+        ? { userName: SHOP.username, amount: `${i + 1}.05` }
+        : { amount: `${(i + 1) * 100 + 5}` };
+    orders.push(await createOrder(e2e.sb.url, token, version, amount));
   }
   await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
   return orders;
 }
 
 describe('order get', () => {
-  it('one uuid: the documented JSON object, by GET /v2/api/orders/:uuid', async () => {
+  it(`one uuid: the documented JSON object, by GET ${PATHS.lookup('v2')}`, async () => {
     const [order] = await setup(1);
     const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -54,7 +38,7 @@ describe('order get', () => {
       amount: '1.05',
       status: 'PENDING',
     });
-    expect((await journal(e2e.sb.url, 'lookup'))[0].path).toBe(`/v2/api/orders/${order.uuid}`);
+    expect((await journal(e2e.sb.url, 'lookup'))[0].path).toBe(PATHS.lookup('v2', order.uuid));
   });
 
   it('v1 by uuid, by id, or by the id resource path; status changes show', async () => {
@@ -72,9 +56,9 @@ describe('order get', () => {
       });
     }
     expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.path)).toEqual([
-      `/1/order/${order.uuid}`,
-      `/1/order/${shortId}`,
-      `/1/order/${shortId}`,
+      PATHS.lookup('v1', order.uuid),
+      PATHS.lookup('v1', shortId),
+      PATHS.lookup('v1', shortId),
     ]);
   });
 
@@ -167,9 +151,6 @@ describe('order get', () => {
   });
 });
 
-/** The routes and statuses that reached the sandbox, in order ("lookup 401", "token 200", …). */
-const routes = async () => (await journal(e2e.sb.url)).map((e: any) => `${e.route} ${e.status}`);
-
 describe('a token the order service refuses (401 Unauthorized)', () => {
   it('is renewed once and the lookup repeated once: exit 0', async () => {
     const [order] = await setup(1);
@@ -178,7 +159,7 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout).uuid).toBe(order.uuid);
-    expect(await routes()).toEqual(['lookup 401', 'token 200', 'lookup 200']);
+    expect(await routesReached(e2e.sb.url)).toEqual(['lookup 401', 'token 200', 'lookup 200']);
   });
 
   it('refused again after the renewal: exit 4 with the hint to log in, no third lookup', async () => {
@@ -191,7 +172,7 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
       'error: the service did not accept the access token on sandbox (401 Unauthorized)\n' +
         'hint: log in again: payorder login --env sandbox\n',
     );
-    expect(await routes()).toEqual(['lookup 401', 'token 200', 'lookup 401']);
+    expect(await routesReached(e2e.sb.url)).toEqual(['lookup 401', 'token 200', 'lookup 401']);
   });
 });
 
@@ -224,7 +205,7 @@ describe('--field on order get', () => {
 });
 
 describe('order ids that would point the lookup elsewhere', () => {
-  it.each(['.', '..', 'a/../b', '/1/order/..', './', 'abc/./def', ''])(
+  it.each(['.', '..', 'a/../b', PATHS.lookup('v1', '..'), './', 'abc/./def', ''])(
     'the argument %j → exit 2 "is not an order id", nothing sent',
     async (id) => {
       const [order] = await setup(1);
@@ -238,12 +219,12 @@ describe('order ids that would point the lookup elsewhere', () => {
     },
   );
 
-  it('in an --input file: those lines are error rows, the others are looked up, exit non-zero', async () => {
+  it('in an --input file: those lines are error rows, the others are looked up, exit 2', async () => {
     const orders = await setup(2);
     const file = join(e2e.dir, 'ids.txt');
     writeFileSync(file, `${orders[0].uuid}\n.\n..\na/../b\n${orders[1].uuid}\n`);
     const result = await e2e.run(['order', 'get', '--input', file, '--env', 'sandbox', '-o', 'ndjson']);
-    expect(result.exitCode).not.toBe(0);
+    expect(result.exitCode).toBe(2);
     expect(
       result.stdout
         .trim()
@@ -254,8 +235,8 @@ describe('order ids that would point the lookup elsewhere', () => {
       expect(result.stderr).toContain(`error: ${JSON.stringify(id)} is not an order id\n`);
     expect(result.stderr).toContain('3 lookups failed');
     expect((await journal(e2e.sb.url, 'lookup')).map((e: any) => e.path)).toEqual([
-      `/v2/api/orders/${orders[0].uuid}`,
-      `/v2/api/orders/${orders[1].uuid}`,
+      PATHS.lookup('v2', orders[0].uuid),
+      PATHS.lookup('v2', orders[1].uuid),
     ]);
   });
 
@@ -266,9 +247,7 @@ describe('order ids that would point the lookup elsewhere', () => {
       const result = await e2e.run(['order', 'get', id, '--env', 'sandbox']);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain('not found on sandbox (v2)');
-      expect((await journal(e2e.sb.url, 'lookup')).map((e: any) => e.path)).toEqual([
-        `/v2/api/orders/${encodeURIComponent(id)}`,
-      ]);
+      expect((await journal(e2e.sb.url, 'lookup')).map((e: any) => e.path)).toEqual([PATHS.lookup('v2', id)]);
     },
   );
 });
@@ -292,13 +271,11 @@ const onTerminal = (args: string[], env: Record<string, string> = {}) =>
  * HTML page with them in its title.
  */
 async function hostileService() {
-  const server = createServer(async (request, response) => {
+  const url = await serveHttp(async (request, response) => {
     for await (const _ of request);
-    if (request.url!.endsWith('/auth/token')) {
+    if (request.url === PATHS.token('v2')) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({ access_token: 'opaque-token-1234567890', expires_in: 3600, token_type: 'Bearer' }),
-      );
+      response.end(JSON.stringify(OPAQUE_TOKEN_ANSWER));
       return;
     }
     const uuid = request.url!.split('/').pop()!;
@@ -310,7 +287,7 @@ async function hostileService() {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({
-        id: `/v2/api/orders/${uuid}`,
+        id: PATHS.lookup('v2', uuid),
         type: 'Order',
         uuid,
         amount: '1250',
@@ -324,9 +301,6 @@ async function hostileService() {
       }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url, ...SHOP_ENV };
 }
 

@@ -1,0 +1,41 @@
+/**
+ * Batch files and what a batch leaves behind, for the tests of `order create --input`: NDJSON lines
+ * of orders, the records of an NDJSON output, and the records of a journal file.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Input line `n`: an order of n.nn (n and its last two digits), described "line n". */
+export const orderLine = (n: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    amount: `${n}.${String(n % 100).padStart(2, '0')}`,
+    description: `line ${n}`,
+    success: 'https://shop.example/ok',
+    fail: 'https://shop.example/ko',
+    ...extra,
+  });
+
+/** Writes lines 1 to `count` (line n with the external reference REF-n) to `dir`/`name`; returns its path. */
+export function writeOrderLines(dir: string, count: number, name = 'orders.ndjson'): string {
+  const file = join(dir, name);
+  const lines = Array.from({ length: count }, (_, i) =>
+    orderLine(i + 1, { external_reference: `REF-${i + 1}` }),
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** The records of an NDJSON output, one per line. */
+export const recordsOf = (stdout: string): any[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+
+/** The records of a journal file, without the header line each run starts with. */
+export const journalRecords = (file: string): any[] =>
+  recordsOf(readFileSync(file, 'utf8')).filter((record) => record.payorder_journal === undefined);
+
+/** The last event the journal holds for each line key. */
+export const lastEvents = (file: string) =>
+  new Map(journalRecords(file).map((record) => [record.key as string, record.event as string]));
