@@ -137,7 +137,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
 /** Wall time of a command run to its end; it must succeed. */
 function timed(args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
   return performance.now() - started;
 }
@@ -271,6 +271,9 @@ async function main() {
 async function startUp(clis: Cli[]) {
   const commands: Record<string, { args: string[]; env: NodeJS.ProcessEnv }> = {
     'node -e 0': { args: ['-e', '0'], env: process.env },
+    // A floor under any command that sends a request: ky builds a Request as it is loaded, which
+    // starts Node's built-in fetch (undici and the modules it needs: tls, http2, zlib, crypto…).
+    'node, new Request()': { args: ['-e', "new Request('http://x')"], env: process.env },
   };
   for (const cli of clis) {
     const uuid = spawnSync(
