@@ -226,4 +226,36 @@ describe('architecture', () => {
       );
     expect(violations).toEqual([]);
   });
+
+  it('starting payorder loads no command run module and no HTTP client (those load on an action)', () => {
+    // Every command is declared when payorder starts, even for --help: a static import of a run
+    // module or of the API layer in a declaration puts ky (and Node's fetch) on every start-up.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      for (const target of loadedWith(file)) {
+        if (loaded.has(target)) continue;
+        loaded.add(target);
+        visit(target);
+      }
+    };
+    visit('main.ts');
+    expect(loaded.has('cli/program.ts'), 'the program is declared at start-up').toBe(true);
+    expect([...loaded].filter((file) => /\.run\.ts$/.test(file) || file.startsWith('api/'))).toEqual([]);
+  });
 });
+
+/** The src/ files that loading `file` loads: its static imports that are not type-only (import('…') waits for its call). */
+function loadedWith(file: string): Set<string> {
+  const code = source(file);
+  const specifiers = [
+    ...[...code.matchAll(STATIC)]
+      .filter(([, clause]) => !/^\s*type\s/.test(clause!))
+      .map(([, , specifier]) => specifier!),
+    ...[...code.matchAll(BARE)].map(([, specifier]) => specifier!),
+  ];
+  return new Set(
+    specifiers
+      .map((specifier) => resolveSpecifier(file, specifier))
+      .filter((target): target is string => target !== undefined),
+  );
+}

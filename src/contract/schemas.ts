@@ -242,12 +242,25 @@ function centsOf(parse: () => bigint): bigint | undefined {
 
 /**
  * Parses a JSON body keeping every `amount` number as its source text, so a v1 amount such as
- * 92233720368547758.07 is read exactly rather than rounded by a double.
+ * 92233720368547758.07 is read exactly rather than rounded by a double. A reviver triples the time
+ * of a parse: the body is parsed again with one only when an amount in it is a number.
  */
 export function parseJsonExact(text: string): unknown {
+  const plain: unknown = JSON.parse(text);
+  if (!hasNumericAmount(plain)) return plain;
   return JSON.parse(text, function (this: unknown, key, value, context?: { source?: string }) {
     return key === field.amount && typeof value === 'number' && context?.source ? context.source : value;
   });
+}
+
+/** Whether `value` holds, at any depth, an `amount` that JSON.parse made a number. */
+function hasNumericAmount(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasNumericAmount);
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === field.amount ? typeof inner === 'number' : hasNumericAmount(inner)) return true;
+  }
+  return false;
 }
 
 /** payorder's documented JSON shape of an order (README "JSON output"), for tests and for users' tooling. */

@@ -104,6 +104,15 @@ describe('order shape', () => {
     expect(order?.external_reference).toBeNull();
   });
 
+  it('an amount number at any depth keeps its digits; other numbers and string amounts stay as parsed', () => {
+    const text = '{"count":2,"orders":[{"amount":"1999"},{"inner":{"amount":92233720368547758.07}}]}';
+    expect(parseJsonExact(text)).toEqual({
+      count: 2,
+      orders: [{ amount: '1999' }, { inner: { amount: '92233720368547758.07' } }],
+    });
+    expect(parseJsonExact('{"amount":"1999","n":0.1}')).toEqual({ amount: '1999', n: 0.1 });
+  });
+
   it('v2 and v1 give the same keys', () => {
     const v2 = readOrder(
       'v2',

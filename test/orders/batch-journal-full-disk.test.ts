@@ -1,13 +1,14 @@
 /**
  * The journal on a full disk: the file system is mocked (the only way to make a write fail
- * half-way here), so that a record is cut where the disk filled up.
+ * half-way here), so that a record is cut where the disk filled up. Test files share their worker's
+ * modules (vitest.config.ts): the journal and the errors are loaded afresh, after the mock.
  */
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
-import { CliError, EXIT } from '../../src/errors.js';
-import { BatchJournal, type JournalRecord, type JournalTarget } from '../../src/orders/batch-journal.js';
+import type { CliError as CliErrorType } from '../../src/errors.js';
+import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -25,6 +26,14 @@ const TARGET: JournalTarget = {
 const AT = '2026-06-01T12:00:00.000Z';
 const sending = (key: string, line: number): JournalRecord => ({ key, line, event: 'sending', at: AT });
 
+let BatchJournal: typeof import('../../src/orders/batch-journal.js').BatchJournal;
+let CliError: typeof import('../../src/errors.js').CliError;
+let EXIT: typeof import('../../src/errors.js').EXIT;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ BatchJournal } = await import('../../src/orders/batch-journal.js'));
+  ({ CliError, EXIT } = await import('../../src/errors.js'));
+});
 afterEach(() => vi.mocked(fs.writeSync).mockReset());
 
 describe('a journal on a full disk', () => {
@@ -47,9 +56,9 @@ describe('a journal on a full disk', () => {
     }
     journal.close();
     expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).kind).toBe('io');
-    expect((caught as CliError).exitCode).toBe(EXIT.network);
-    expect((caught as CliError).message).toBe(`cannot write the journal ${path} (ENOSPC)`);
+    expect((caught as CliErrorType).kind).toBe('io');
+    expect((caught as CliErrorType).exitCode).toBe(EXIT.network);
+    expect((caught as CliErrorType).message).toBe(`cannot write the journal ${path} (ENOSPC)`);
 
     // Space again: the resume sees the whole record, ignores the torn one, and appends whole lines.
     const resumed = new BatchJournal(path, TARGET);

@@ -19,7 +19,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 
 // A few milliseconds per answer, as over a network: without them an in-process server answers each
 // request before the next one arrives, and requests would never overlap.
-const sb = useSandbox({ latencyMs: 5 });
+const sb = useSandbox({ latencyMs: 2 });
 
 const LINES = 20_000;
 const CONCURRENCY = 8;
