@@ -1,4 +1,4 @@
 // Types for build.mjs, which the test run's global setup (TypeScript) imports.
 
-/** Empties dist/ and bundles the CLI and the sandbox into it. */
+/** Bundles the CLI and the sandbox into dist/, and writes THIRD_PARTY_LICENSES for what they bundle. */
 export declare function build(): Promise<void>;

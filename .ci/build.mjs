@@ -1,17 +1,25 @@
 /**
  * Builds dist/ from src/: the CLI (dist/main.js) and the sandbox server (dist/sandbox.js), with the
- * code they share split into dist/chunks/. `npm run build` runs this file; the test run's global
- * setup imports build() so that tests never run a stale dist/.
+ * code they share split into dist/chunks/, and THIRD_PARTY_LICENSES, the licences of the packages
+ * bundled into them. `npm run build` runs this file; the test run's global setup imports build() so
+ * that tests never run a stale dist/.
+ *
+ * The bundle holds every dependency, so the published package has none: they are all
+ * devDependencies, and installing payorder installs one package and runs no install script.
  */
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The build's output: the two entry points, their chunks, and migrate-check's grammars. */
 const OUTPUTS = ['main.js', 'sandbox.js', 'chunks', 'grammars'];
+
+/** Minified: a smaller package, and start-up no slower (measured on --help and order get --help). */
+const MINIFY = true;
 
 /**
  * The WebAssembly files migrate-check parses source code with (src/migrate/syntax/), as "package/path
@@ -36,44 +44,102 @@ function copyGrammars(folder) {
   for (const file of GRAMMARS) copyFileSync(join(ROOT, 'node_modules', file), join(folder, basename(file)));
 }
 
+/** Where the licences of the bundled packages go: beside README.md in the package. */
+const LICENSES = 'THIRD_PARTY_LICENSES';
+
+/**
+ * Removes the folders of builds that died before swapping theirs in: never packed, but they would
+ * fill dist/ and count in its size.
+ */
+function removeDeadBuilds() {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(dist)) return;
+  for (const entry of readdirSync(dist)) {
+    const pid = /^\.build-(\d+)$/.exec(entry)?.[1];
+    if (pid !== undefined && !isRunning(Number(pid)))
+      rmSync(join(dist, entry), { recursive: true, force: true });
+  }
+}
+
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Moves `from` to `to`, replacing what is there. Builds run at the same time (each test run builds),
+ * and another one may put its folder at `to` between the removal and the rename: then again.
+ */
+function swapIn(from, to) {
+  for (;;) {
+    rmSync(to, { recursive: true, force: true });
+    try {
+      renameSync(from, to);
+      return;
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /**
  * Bundles the CLI and the sandbox into a fresh folder, then swaps it into dist/: a leftover chunk
  * of an earlier build would still be packed (package.json "files"), and a test or benchmark running
  * from dist/ at the same moment never sees a half-written build.
  */
 export async function build() {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const next = `dist/.build-${process.pid}`;
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
-    bundle: true,
-    // Commands load their modules lazily (dynamic import); splitting gives those their own chunks,
-    // and code shared by the CLI and the sandbox one copy.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    // The oldest Node that package.json "engines" allows.
-    target: 'node22.12',
-    outdir: next,
-    chunkNames: 'chunks/[name]-[hash]',
-    legalComments: 'none',
-    // The version the bundled CLI reports (commander's --version, SARIF reports), from package.json.
-    define: { PAYORDER_VERSION: JSON.stringify(version) },
-    // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
-    // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
-    banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
-  copyGrammars(fileURLToPath(new URL(`../${next}/grammars`, import.meta.url)));
-  for (const output of OUTPUTS) {
-    rmSync(new URL(`../dist/${output}`, import.meta.url), { recursive: true, force: true });
-    renameSync(
-      new URL(`../${next}/${output}`, import.meta.url),
-      new URL(`../dist/${output}`, import.meta.url),
-    );
+  const { version, license } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  removeDeadBuilds();
+  const next = join(ROOT, `dist/.build-${process.pid}`);
+  // Every output file carries a line saying where the notices of the code bundled into it now are.
+  const licenses = thirdPartyLicenses(
+    join(next, LICENSES),
+    `/*! payorder ${version} | ${license} | bundled packages: ${LICENSES} */`,
+  );
+  try {
+    // The licence plugin writes its file even when the build fails: let it, so the build's own
+    // error is the one reported.
+    mkdirSync(next, { recursive: true });
+    const { metafile } = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
+      bundle: true,
+      // Commands load their modules lazily (dynamic import); splitting gives those their own chunks,
+      // and code shared by the CLI and the sandbox one copy.
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      // The oldest Node that package.json "engines" allows: 22.13, the oldest 22 the bundled prompts
+      // support (package.json "overrides" keeps them on the releases that do).
+      target: 'node22.13',
+      outdir: next,
+      chunkNames: 'chunks/[name]-[hash]',
+      minify: MINIFY,
+      legalComments: 'none',
+      // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
+      // stays an optional dependency, and is loaded only when a secret is read or stored.
+      external: ['@napi-rs/keyring'],
+      // The version the bundled CLI reports (commander's --version, SARIF reports), from package.json.
+      define: { PAYORDER_VERSION: JSON.stringify(version) },
+      // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
+      // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
+      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+      plugins: [licenses.plugin],
+      metafile: true,
+      logLevel: 'warning',
+    });
+    licenses.complete(metafile);
+    copyGrammars(join(next, 'grammars'));
+    for (const output of OUTPUTS) swapIn(join(next, output), join(ROOT, 'dist', output));
+    swapIn(join(next, LICENSES), join(ROOT, LICENSES));
+  } finally {
+    rmSync(next, { recursive: true, force: true });
   }
-  rmSync(new URL(`../${next}`, import.meta.url), { recursive: true, force: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

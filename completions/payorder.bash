@@ -2,29 +2,36 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/payorder
 __payorder_subs() {
   case "$1" in
-    "") echo "login logout status token config order migrate-check completion sandbox help" ;;
+    "") echo "login logout status token config order migrate-check completion man sandbox help" ;;
     "config") echo "get set unset list help" ;;
     "order") echo "create get help" ;;
+    "sandbox") echo "pay fail refund orders listen help" ;;
   esac
 }
 __payorder_opts() {
   case "$1" in
     "") echo "-V --version -h --help" ;;
-    "login") echo "--username --client-id --client-secret-stdin --client-secret-file --auth-url --checkout-url --json --env --api --debug -q --quiet --no-input --no-color -h --help" ;;
-    "logout") echo "--all --env --debug -q --quiet --no-input --no-color -h --help" ;;
-    "status") echo "--json --env --debug -q --quiet --no-input --no-color -h --help" ;;
-    "token") echo "--env --api --debug -q --quiet --no-input --no-color -h --help" ;;
+    "login") echo "--username --client-id --client-secret-stdin --client-secret-file --auth-url --checkout-url --insecure-storage --json --env --api --profile --debug -q --quiet --no-input --no-color -h --help" ;;
+    "logout") echo "--all --env --profile --debug -q --quiet --no-input --no-color -h --help" ;;
+    "status") echo "--json --env --profile --debug -q --quiet --no-input --no-color -h --help" ;;
+    "token") echo "--env --api --profile --debug -q --quiet --no-input --no-color -h --help" ;;
     "config") echo "-h --help" ;;
     "config get") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config set") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config list") echo "--debug -q --quiet --no-input --no-color --all --json -h --help" ;;
     "order") echo "-h --help" ;;
-    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --dry-run --env --api --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "order get") echo "--input --concurrency --env --api --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "migrate-check") echo "--config --live --json --format --fix --write --rules --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --dry-run --web --qr --wait --timeout --env --api --profile --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order get") echo "--input --concurrency --wait --timeout --env --api --profile --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
-    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --json --debug -q --quiet --no-input --no-color -h --help" ;;
+    "man") echo "-h --help" ;;
+    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox pay") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox fail") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox refund") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox orders") echo "--status --owner --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox listen") echo "--forward-to -p --port --host --json --debug -q --quiet --no-input --no-color -h --help" ;;
   esac
 }
 __payorder_value() {
@@ -36,10 +43,14 @@ __payorder_value() {
     "login|--checkout-url") echo "any" ;;
     "login|--env") echo "choices production stage test sandbox" ;;
     "login|--api") echo "choices v1 v2" ;;
+    "login|--profile") echo "any" ;;
     "logout|--env") echo "choices production stage test sandbox" ;;
+    "logout|--profile") echo "any" ;;
     "status|--env") echo "choices production stage test sandbox" ;;
+    "status|--profile") echo "any" ;;
     "token|--env") echo "choices production stage test sandbox" ;;
     "token|--api") echo "choices v1 v2" ;;
+    "token|--profile") echo "any" ;;
     "order create|--amount") echo "any" ;;
     "order create|--description") echo "any" ;;
     "order create|--success") echo "any" ;;
@@ -49,17 +60,22 @@ __payorder_value() {
     "order create|--input") echo "files" ;;
     "order create|--concurrency") echo "any" ;;
     "order create|--journal") echo "files" ;;
+    "order create|--timeout") echo "any" ;;
     "order create|--env") echo "choices production stage test sandbox" ;;
     "order create|--api") echo "choices v1 v2" ;;
+    "order create|--profile") echo "any" ;;
     "order create|-o"|"order create|--output") echo "choices table json ndjson tsv" ;;
     "order create|--field") echo "any" ;;
     "order get|--input") echo "files" ;;
     "order get|--concurrency") echo "any" ;;
+    "order get|--timeout") echo "any" ;;
     "order get|--env") echo "choices production stage test sandbox" ;;
     "order get|--api") echo "choices v1 v2" ;;
+    "order get|--profile") echo "any" ;;
     "order get|-o"|"order get|--output") echo "choices table json ndjson tsv" ;;
     "order get|--field") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
+    "migrate-check|--profile") echo "any" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;
     "sandbox|-p"|"sandbox|--port") echo "any" ;;
     "sandbox|--host") echo "any" ;;
@@ -69,24 +85,45 @@ __payorder_value() {
     "sandbox|--fail-rate") echo "any" ;;
     "sandbox|--state") echo "files" ;;
     "sandbox|--journal-limit") echo "any" ;;
+    "sandbox pay|-o"|"sandbox pay|--output") echo "choices table json ndjson tsv" ;;
+    "sandbox pay|--field") echo "any" ;;
+    "sandbox fail|-o"|"sandbox fail|--output") echo "choices table json ndjson tsv" ;;
+    "sandbox fail|--field") echo "any" ;;
+    "sandbox refund|-o"|"sandbox refund|--output") echo "choices table json ndjson tsv" ;;
+    "sandbox refund|--field") echo "any" ;;
+    "sandbox orders|--status") echo "any" ;;
+    "sandbox orders|--owner") echo "any" ;;
+    "sandbox orders|-o"|"sandbox orders|--output") echo "choices table json ndjson tsv" ;;
+    "sandbox orders|--field") echo "any" ;;
+    "sandbox listen|--forward-to") echo "any" ;;
+    "sandbox listen|-p"|"sandbox listen|--port") echo "any" ;;
+    "sandbox listen|--host") echo "any" ;;
   esac
 }
 __payorder_args() {
-  case "$1" in
-    "migrate-check") echo "files" ;;
-    "completion") echo "choices bash zsh fish powershell" ;;
+  case "$1|$2" in
+    "config get|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url" ;;
+    "config set|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url" ;;
+    "config unset|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url" ;;
+    "migrate-check|"*) echo "files" ;;
+    "completion|0") echo "choices bash zsh fish powershell" ;;
   esac
 }
 _payorder() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" path="" word i
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" path="" word i n=0 skip=""
+  # The command path, and how many positional arguments precede the word (option values skipped).
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    [[ "$word" == -* ]] && continue
-    [[ " $(__payorder_subs "$path") " == *" $word "* ]] && path="${path:+$path }$word"
+    if [[ -n "$skip" ]]; then skip=""; continue; fi
+    if [[ "$word" == -* ]]; then
+      [[ "$word" != *=* && -n "$(__payorder_value "$path" "$word")" ]] && skip=1
+      continue
+    fi
+    if ((n == 0)) && [[ " $(__payorder_subs "$path") " == *" $word "* ]]; then path="${path:+$path }$word"; else n=$((n + 1)); fi
   done
   local value
   value="$(__payorder_value "$path" "$prev")"
-  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
+  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path" "$n")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
   case "$value" in
     choices\ *) COMPREPLY=($(compgen -W "${value#choices }" -- "$cur")); return ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;

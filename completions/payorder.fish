@@ -3,22 +3,48 @@
 function __payorder_subs
     switch "$argv[1]"
         case ''
-            printf '%s\n' login logout status token config order migrate-check completion sandbox help
+            printf '%s\n' login logout status token config order migrate-check completion man sandbox help
         case 'config'
             printf '%s\n' get set unset list help
         case 'order'
             printf '%s\n' create get help
+        case 'sandbox'
+            printf '%s\n' pay fail refund orders listen help
     end
 end
-function __payorder_path
+function __payorder_takes_value
+    contains -- "$argv[1]|$argv[2]" 'login|--username' 'login|--client-id' 'login|--client-secret-file' 'login|--auth-url' 'login|--checkout-url' 'login|--env' 'login|--api' 'login|--profile' 'logout|--env' 'logout|--profile' 'status|--env' 'status|--profile' 'token|--env' 'token|--api' 'token|--profile' 'order create|--amount' 'order create|--description' 'order create|--success' 'order create|--fail' 'order create|--notification-url' 'order create|--external-reference' 'order create|--input' 'order create|--concurrency' 'order create|--journal' 'order create|--timeout' 'order create|--env' 'order create|--api' 'order create|--profile' 'order create|-o' 'order create|--output' 'order create|--field' 'order get|--input' 'order get|--concurrency' 'order get|--timeout' 'order get|--env' 'order get|--api' 'order get|--profile' 'order get|-o' 'order get|--output' 'order get|--field' 'migrate-check|--live' 'migrate-check|--profile' 'migrate-check|--format' 'sandbox|-p' 'sandbox|--port' 'sandbox|--host' 'sandbox|--account' 'sandbox|--token-ttl' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--state' 'sandbox|--journal-limit' 'sandbox pay|-o' 'sandbox pay|--output' 'sandbox pay|--field' 'sandbox fail|-o' 'sandbox fail|--output' 'sandbox fail|--field' 'sandbox refund|-o' 'sandbox refund|--output' 'sandbox refund|--field' 'sandbox orders|--status' 'sandbox orders|--owner' 'sandbox orders|-o' 'sandbox orders|--output' 'sandbox orders|--field' 'sandbox listen|--forward-to' 'sandbox listen|-p' 'sandbox listen|--port' 'sandbox listen|--host'
+end
+# The command path, then how many positional arguments precede the word (option values skipped).
+function __payorder_scan
     set -l path ''
+    set -l n 0
+    set -l skip 0
     for word in (commandline -opc)[2..-1]
-        string match -q -- '-*' $word; and continue
-        if contains -- $word (__payorder_subs "$path")
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if string match -q -- '-*' $word
+            if not string match -q -- '*=*' $word; and __payorder_takes_value "$path" $word
+                set skip 1
+            end
+            continue
+        end
+        if test $n = 0; and contains -- $word (__payorder_subs "$path")
             set path (string trim -- "$path $word")
+        else
+            set n (math $n + 1)
         end
     end
-    echo $path
+    printf '%s
+' "$path" $n
+end
+function __payorder_path
+    __payorder_scan | head -n 1
+end
+function __payorder_argn
+    __payorder_scan | tail -n 1
 end
 complete -c payorder -f
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a login -d 'store an environment\'s credentials after checking them'
@@ -29,6 +55,7 @@ complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a config -d 'read a
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a order -d 'create and look up payment orders'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a migrate-check -d 'is this v1 integration ready for v2?'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a completion -d 'print a shell completion script'
+complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a man -d 'print the manual page (roff)'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a sandbox -d 'run a local emulator of the whole service'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a help -d 'show help for a command'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -s V -l version -d 'print the version'
@@ -37,18 +64,21 @@ complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l username -x -d 
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l client-id -x -d 'client id'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l client-secret-stdin -d 'read the client secret id from stdin (first line)'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l client-secret-file -r -F -d 'read the client secret id from a file (first line)'
-complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l auth-url -x -d 'store this auth base address for the environment and version'
-complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l checkout-url -x -d 'store this checkout base address for the environment and version'
+complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l auth-url -x -d 'store this auth base address for the environment and version (and profile)'
+complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l checkout-url -x -d 'store this checkout base address for the environment and version (and profile)'
+complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l insecure-storage -d 'store the client secret in the 0600 file, not in the OS keychain'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l json -d 'print the login as JSON'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
-complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the profile\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the login\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "login"' -s h -l help -d 'show help'
-complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l all -d 'every environment'
+complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l all -d 'every environment of the profile'
 complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
+complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l no-input -d 'never prompt; fail instead when something is missing'
@@ -56,13 +86,15 @@ complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -l no-color -d 'n
 complete -c payorder -n 'test "$(__payorder_path)" = "logout"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l json -d 'print JSON'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
+complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "status"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
-complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the profile\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the login\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "token"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "token"' -l no-input -d 'never prompt; fail instead when something is missing'
@@ -79,16 +111,19 @@ complete -c payorder -n 'test "$(__payorder_path)" = "config get"' -s q -l quiet
 complete -c payorder -n 'test "$(__payorder_path)" = "config get"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "config get"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config get"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "config get"; and test (__payorder_argn) -eq 0' -f -a 'default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url'
 complete -c payorder -n 'test "$(__payorder_path)" = "config set"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config set"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "config set"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "config set"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config set"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "config set"; and test (__payorder_argn) -eq 0' -f -a 'default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url'
 complete -c payorder -n 'test "$(__payorder_path)" = "config unset"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config unset"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "config unset"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "config unset"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config unset"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "config unset"; and test (__payorder_argn) -eq 0' -f -a 'default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url'
 complete -c payorder -n 'test "$(__payorder_path)" = "config list"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "config list"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "config list"' -l no-input -d 'never prompt; fail instead when something is missing'
@@ -111,8 +146,13 @@ complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l concurre
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l journal -r -F -d 'record each line as it happens and skip lines already created on rerun'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l retry-unknown -d 'with --journal: send again lines whose earlier outcome is unknown'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l dry-run -d 'print the exact request (token masked) and send nothing'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l web -d 'open the payment link in the browser ($BROWSER, else the system default)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l qr -d 'print the payment link as a QR code (on stderr when stdout carries data)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l wait -d 'show the payment link, then wait until the order leaves PENDING (exit codes as order get --wait)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l timeout -x -d 'with --wait: how long to wait, e.g. 30s, 10m, 1h (default 10m)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
-complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the profile\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the login\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l json -d 'print JSON (the default when stdout is not a terminal)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
@@ -125,8 +165,11 @@ complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l no-color
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l input -r -F -d 'read ids from this file, one per line (- for stdin)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l concurrency -x -d 'lookups in flight at once'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l wait -d 'look the order up until it leaves PENDING (a spinner on a terminal), then print it'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l timeout -x -d 'with --wait: how long to wait, e.g. 30s, 10m, 1h (default 10m)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
-complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the profile\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the login\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l profile -x -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l json -d 'print JSON (the default when stdout is not a terminal)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
@@ -139,6 +182,7 @@ complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l no-color -d
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l config -d 'check payorder\'s own setup: v2 addresses for every environment you are logged into'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l live -x -a 'production stage test sandbox' -d 'make a real v2 token request with the stored credentials'
+complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l profile -x -d 'with --live: the profile whose login is used (default: PAYORDER_PROFILE, else default)'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l json -d 'print the report as JSON'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l format -x -a 'text json sarif' -d 'report format'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l fix -d 'print the v2 equivalents of bodies and HAR captures (source code is never changed)'
@@ -149,9 +193,16 @@ complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -s q -l qu
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -s h -l help -d 'show help'
-complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -F
+complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"; and test (__payorder_argn) -ge 0' -F
 complete -c payorder -n 'test "$(__payorder_path)" = "completion"' -s h -l help -d 'show help'
-complete -c payorder -n 'test "$(__payorder_path)" = "completion"' -f -a 'bash zsh fish powershell'
+complete -c payorder -n 'test "$(__payorder_path)" = "completion"; and test (__payorder_argn) -eq 0' -f -a 'bash zsh fish powershell'
+complete -c payorder -n 'test "$(__payorder_path)" = "man"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a pay -d 'mark a PENDING order PAID, as its payment page\'s Pay button does'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a fail -d 'mark a PENDING order FAILED, as its payment page\'s Fail button does'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a refund -d 'mark a PAID v2 order REFUNDED (REFUNDED exists only in v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a orders -d 'list the orders of a running sandbox'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a listen -d 'print the sandbox\'s notifications and forward them to your handler'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -f -a help -d 'show help for a command'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -s p -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l host -x -d 'address to bind'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l account -x -d 'an account that may log in (repeatable; default: the built-in test account)'
@@ -160,9 +211,61 @@ complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l latency -x -d
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l fail-rate -x -d 'fail this share (0–1) of service requests with the server error'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l state -r -F -d 'keep orders in this file across restarts'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l journal-limit -x -d 'how many requests the journal keeps'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l openapi -d 'print the OpenAPI 3.1 document of both versions (with --host and --port as its server) and exit'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l json -d 'print one JSON line with the address and accounts when ready, and no request log'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -s q -l quiet -d 'print only data and errors'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "sandbox"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l json -d 'print JSON (the default when stdout is not a terminal)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l raw -d 'print the service\'s body verbatim'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l no-headers -d 'leave out the header row of -o tsv'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox pay"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l json -d 'print JSON (the default when stdout is not a terminal)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l raw -d 'print the service\'s body verbatim'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l no-headers -d 'leave out the header row of -o tsv'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox fail"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l json -d 'print JSON (the default when stdout is not a terminal)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l raw -d 'print the service\'s body verbatim'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l no-headers -d 'leave out the header row of -o tsv'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox refund"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l status -x -d 'only orders in this state, e.g. PENDING'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l owner -x -d 'only the orders of this account'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l json -d 'print JSON (the default when stdout is not a terminal)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -s o -l output -x -a 'table json ndjson tsv' -d 'output format'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l field -x -d 'print only this field of each order, e.g. links.checkout'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l raw -d 'print the service\'s body verbatim'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l no-headers -d 'leave out the header row of -o tsv'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox orders"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l forward-to -x -d 'your notification handler, e.g. http://localhost:3000/hooks/payorder'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -s p -l port -x -d 'local port to receive on; 0 picks a free one'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l host -x -d 'local address to receive on'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l json -d 'print each notification as one JSON line (the default when stdout is not a terminal)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "sandbox listen"' -s h -l help -d 'show help'

@@ -1,11 +1,13 @@
 /**
  * The context every command runs in, built once by the entry point (or by a test): I/O and whether
  * a person is looking, the environment variables, the clock, and the lazy dependencies: the
- * profile store and the service client. Nothing else in payorder reads process.env,
+ * profile store, the OS keychain and the service client. Nothing else in payorder reads process.env,
  * process.stdout or Date.now().
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import { escapeControl } from './output/terminal-text.js';
+import type { KeychainAccess } from './store/keychain.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
@@ -52,6 +54,11 @@ export interface Context {
   io: IO;
   env: Env;
   clock: () => Date;
+  /**
+   * Waits `ms` milliseconds, or rejects when `signal` aborts: real time, or a test's own time (so
+   * that waiting for an order's payment takes no real minutes in a test).
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   flags: Flags;
   /**
    * Aborted on Ctrl-C or SIGTERM (stop taking new work; let work in flight finish), and on a closed
@@ -64,6 +71,11 @@ export interface Context {
    */
   forced: AbortSignal;
   store(): Promise<ProfileStore>;
+  /**
+   * The OS keychain, or why there is none. Opening it loads a native addon: only the code that
+   * writes, reads or removes a client secret (session/secret-storage.ts) asks for it.
+   */
+  keychain(): Promise<KeychainAccess>;
   /** The service client for a target: the one place where one is built. */
   client(target: Target, options?: ClientOptions): Promise<ServiceClient>;
 }
@@ -75,11 +87,24 @@ export interface ContextParts {
   forced?: AbortSignal;
   /** Defaults to the clock the environment sets (PAYORDER_NOW), else real time. */
   clock?: () => Date;
+  /** Defaults to real time. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Defaults to the OS keychain; tests may give one of their own. */
+  keychain?: () => Promise<KeychainAccess>;
 }
 
 /** A context from its parts: the entry point passes the process's, tests their own. */
-export function buildContext({ io, env, signal, forced, clock }: ContextParts): Context {
+export function buildContext({
+  io,
+  env,
+  signal,
+  forced,
+  clock,
+  sleep,
+  keychain: openOwn,
+}: ContextParts): Context {
   let store: Promise<ProfileStore> | undefined;
+  let keychain: Promise<KeychainAccess> | undefined;
   const context: Context = {
     io: {
       ...io,
@@ -88,12 +113,18 @@ export function buildContext({ io, env, signal, forced, clock }: ContextParts): 
     },
     env,
     clock: clock ?? clockFrom(env),
+    sleep: sleep ?? ((ms, abort) => delay(ms, undefined, { signal: abort })),
     flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY },
     signal,
     forced: forced ?? new AbortController().signal,
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
+    },
+    keychain() {
+      keychain ??=
+        openOwn?.() ?? import('./store/keychain.js').then(({ openKeychain }) => openKeychain(env, signal));
+      return keychain;
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {
       const [{ ServiceClient }, transport] = await Promise.all([
@@ -111,6 +142,14 @@ export function buildContext({ io, env, signal, forced, clock }: ContextParts): 
         // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
         signal: interruptible ? signal : undefined,
         refusalRetries: 4,
+        // One-shot commands say when a refused request is retried; a batch's or a bulk lookup's many
+        // requests would fill the screen with such lines, and their results and summary tell how it went.
+        notice:
+          connections === undefined
+            ? (line) => {
+                if (!context.flags.quiet) context.io.stderr.write(`${escapeControl(line)}\n`);
+              }
+            : undefined,
         transport,
       });
     },

@@ -13,6 +13,12 @@ export const EXIT = {
   auth: 4,
   /** The service could not be reached, the outcome is unknown, or a local file could not be written. */
   network: 5,
+  /** --wait: the order left PENDING unpaid (FAILED, or a status other than PAID and REFUNDED). */
+  paymentFailed: 6,
+  /** --wait: the order left PENDING as REFUNDED. */
+  refunded: 7,
+  /** --wait: the order was still PENDING when --timeout ran out. */
+  waitTimedOut: 8,
   interrupted: 130,
   /** stdout was closed (e.g. `| head`) before a batch was done: it stopped sending. */
   closedPipe: 141,
@@ -30,7 +36,11 @@ export type ErrorKind =
   /** A local file (journal, store) could not be written: disk full, I/O error. */
   | 'io'
   /** stdout was closed before the work was done. */
-  | 'closed_pipe';
+  | 'closed_pipe'
+  /** --wait: how the order left PENDING when it was not paid, or that it did not in time. */
+  | 'payment_failed'
+  | 'refunded'
+  | 'wait_timed_out';
 
 const EXIT_OF: Record<ErrorKind, number> = {
   usage: EXIT.usage,
@@ -43,6 +53,9 @@ const EXIT_OF: Record<ErrorKind, number> = {
   io: EXIT.network,
   interrupted: EXIT.interrupted,
   closed_pipe: EXIT.closedPipe,
+  payment_failed: EXIT.paymentFailed,
+  refunded: EXIT.refunded,
+  wait_timed_out: EXIT.waitTimedOut,
 };
 
 export interface ErrorDetails {

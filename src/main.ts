@@ -4,7 +4,7 @@
  * (or a JSON object with --json) on stderr and a documented exit code. Tests call `run` with a
  * context of their own. The only place that decides how payorder exits.
  */
-import { buildProgram, CommanderError, commanderExit } from './cli/program.js';
+import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/program.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { renderError } from './output/render.js';
@@ -55,7 +55,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       program.outputHelp();
       return EXIT.ok;
     }
-    await program.parseAsync(argv);
+    await program.parseAsync(helpArgv(program, argv));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);

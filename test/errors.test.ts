@@ -13,6 +13,9 @@ describe('CliError', () => {
     ['io', EXIT.network],
     ['interrupted', EXIT.interrupted],
     ['closed_pipe', EXIT.closedPipe],
+    ['payment_failed', 6],
+    ['refunded', 7],
+    ['wait_timed_out', 8],
   ])('%s exits %i', (kind, code) => {
     expect(new CliError(kind, 'x').exitCode).toBe(code);
   });

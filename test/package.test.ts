@@ -1,98 +1,157 @@
 /**
- * The published package: `npm pack` yields a tarball that installs globally (production
- * dependencies only, completions included) and runs on Node 22, from the npm registry as the `node`
- * package, and on Node 24, the toolchain's own (the `node` devDependency): --version, the sandbox,
- * and one order against it. The package is installed once; the same install runs on both.
+ * The published package: `npm pack` yields a tarball that installs payorder alone (the bundle holds
+ * every dependency) with no install script, carries the licences of what it bundles and the
+ * completions, and runs on every Node it supports: the engines floor (the oldest 22), the latest 22,
+ * the oldest 24 allowed, the toolchain's 24 and 26, each but the toolchain's from .ci/runtimes.mjs.
+ *
+ * The tarball is packed once and installed twice, at the same time:
+ * - globally, as the README says (`npm install -g ./payorder-X.tgz`): payorder and its optional
+ *   keychain addon, @napi-rs/keyring with its one package for this platform, nothing else. The Node
+ *   runs use this install;
+ * - into a folder with `--omit=optional`: payorder alone. Not globally: npm installs optional
+ *   dependencies of a global tarball install whatever --omit says (npm/cli#8284).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeRuntime, RUNTIMES } from '../.ci/runtimes.mjs';
 import { tempDir } from './helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const work = tempDir('payorder-pack-');
-const prefix = join(work, 'prefix');
-const installed = join(prefix, 'lib/node_modules/payorder');
-const NODES: Record<string, string> = {
-  '22': join(work, 'node-22/node_modules/node/bin/node'),
-  '24': join(ROOT, 'node_modules/node/bin/node'),
-};
+const globalPrefix = join(work, 'global');
+const onePackage = join(work, 'one-package');
+const TOOLCHAIN = join(ROOT, 'node_modules/node');
+/** The Nodes the package runs on, each with its binary once beforeAll has it. */
+const NODES = [
+  { role: 'the engines floor', version: RUNTIMES.floor, binary: '' },
+  { role: 'the latest 22', version: RUNTIMES.latest22, binary: '' },
+  {
+    role: "the toolchain's",
+    version: (JSON.parse(readFileSync(join(TOOLCHAIN, 'package.json'), 'utf8')) as { version: string })
+      .version,
+    binary: join(TOOLCHAIN, 'bin/node'),
+  },
+  { role: '26', version: RUNTIMES.node26, binary: '' },
+];
 
-/** Packs the project and installs the tarball globally under `prefix`. */
-async function packAndInstall(): Promise<void> {
+/** Packs the project once and installs the tarball under each prefix, with npm's `flags`. */
+async function packAndInstall(installs: Array<[prefix: string, flags: string[]]>): Promise<void> {
   // dist/ is built by the test run's global setup; packing must not rebuild it under the other tests.
   const packed = await execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
     cwd: ROOT,
   });
   const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
-  // npm keeps the machine's environment (certificate settings among it); --prefix moves its global config.
-  await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], {
-    cwd: work,
-    stdin: 'ignore',
-  });
+  // npm keeps the machine's environment (certificate settings among it); --prefix moves its global folder.
+  await Promise.all(
+    installs.map(([prefix, flags]) =>
+      execa('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', ...flags, tarball], {
+        cwd: work,
+        stdin: 'ignore',
+      }),
+    ),
+  );
 }
 
-// The install of Node 22 needs nothing from the package: both installs run at the same time.
-beforeAll(async () => {
-  await Promise.all([
-    packAndInstall(),
-    execa(
-      'npm',
-      ['install', '--prefix', join(work, 'node-22'), '--no-save', '--no-audit', '--no-fund', 'node@22'],
-      { cwd: work, stdin: 'ignore' },
-    ),
-  ]);
-}, 300_000);
+/** The packages installed in a node_modules folder and in those nested in it, by name. */
+function packagesIn(nodeModules: string): string[] {
+  if (!existsSync(nodeModules)) return [];
+  return readdirSync(nodeModules)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) =>
+      name.startsWith('@')
+        ? readdirSync(join(nodeModules, name)).map((inScope) => `${name}/${inScope}`)
+        : [name],
+    )
+    .flatMap((name) => [name, ...packagesIn(join(nodeModules, name, 'node_modules'))]);
+}
 
-// A Node runtime and an install are large: leave nothing behind.
+// A runtime is installed from the registry on its first use (.ci/run installs them before the tests).
+beforeAll(async () => {
+  const runtimes = NODES.filter((node) => node.binary === '');
+  const [, ...binaries] = await Promise.all([
+    packAndInstall([
+      [globalPrefix, ['--global']],
+      [onePackage, ['--omit=optional']],
+    ]),
+    ...runtimes.map((node) => nodeRuntime(node.version)),
+  ]);
+  runtimes.forEach((node, index) => {
+    node.binary = binaries[index]!;
+  });
+}, 600_000);
+
+// Installs are large: leave nothing behind.
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('installs the completions and only production dependencies', () => {
-  expect(readdirSync(join(installed, 'completions')).sort()).toEqual([
-    '_payorder',
-    'payorder.bash',
-    'payorder.fish',
-    'payorder.ps1',
-  ]);
-  for (const devOnly of ['vitest', 'typescript', 'esbuild', '@biomejs'])
-    expect(existsSync(join(installed, 'node_modules', devOnly))).toBe(false);
-  expect(existsSync(join(installed, 'src'))).toBe(false);
+describe('the installed package', () => {
+  const installed = join(globalPrefix, 'lib/node_modules/payorder');
+
+  it('is payorder alone with --omit=optional, and adds only the keychain addon without it', () => {
+    expect(packagesIn(join(onePackage, 'node_modules'))).toEqual(['payorder']);
+    expect(packagesIn(join(globalPrefix, 'lib/node_modules')).sort()).toEqual([
+      '@napi-rs/keyring',
+      expect.stringMatching(/^@napi-rs\/keyring-[a-z0-9-]+$/),
+      'payorder',
+    ]);
+  });
+
+  it('declares no dependency and no install script', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(Object.keys(manifest.optionalDependencies)).toEqual(['@napi-rs/keyring']);
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts?.[script], script).toBeUndefined();
+  });
+
+  it('carries the licences of the bundled packages, and the completions', () => {
+    const licenses = readFileSync(join(installed, 'THIRD_PARTY_LICENSES'), 'utf8');
+    // Each package's part: its heading, then its licence's text.
+    const parts = licenses.split(`\n${'-'.repeat(80)}\n`).map((part) => part.trim());
+    for (const name of ['commander', 'ky', 'zod']) {
+      const part = parts.find((each) => each.startsWith(`${name} `));
+      expect(part, name).toMatch(
+        new RegExp(`^${name} [\\d.]+ \\(MIT\\)\\n\\n[^]*Permission is hereby granted`),
+      );
+    }
+    expect(licenses).not.toMatch(/^@napi-rs\/keyring /m);
+    const completions = readdirSync(join(installed, 'completions')).sort();
+    expect(completions).toEqual(readdirSync(join(ROOT, 'completions')).sort());
+    expect(completions).toEqual(
+      expect.arrayContaining(['_payorder', 'payorder.bash', 'payorder.fish', 'payorder.ps1']),
+    );
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+  });
 });
 
-describe.each(Object.keys(NODES))('on Node %s', (major) => {
-  const env = () => ({
-    PATH: `${join(prefix, 'bin')}:${join(NODES[major]!, '..')}:${process.env.PATH}`,
-    HOME: work,
-    PAYORDER_CONFIG_DIR: join(work, `config-${major}`),
-  });
+describe.concurrent('on each Node it supports', () => {
+  it.for(NODES)('Node $version ($role): --version, then the sandbox, login and an order', async (target) => {
+    const env = {
+      PATH: `${join(globalPrefix, 'bin')}:${join(target.binary, '..')}:${process.env.PATH}`,
+      HOME: work,
+      PAYORDER_CONFIG_DIR: join(work, `config-${target.version}`),
+    };
+    expect((await execa('node', ['--version'], { env, extendEnv: false })).stdout).toBe(`v${target.version}`);
+    expect((await execa('payorder', ['--version'], { env, extendEnv: false })).stdout).toBe(version);
 
-  it('runs --version on that Node', async () => {
-    const node = await execa('node', ['--version'], { env: env(), extendEnv: false });
-    expect(node.stdout).toMatch(new RegExp(`^v${major}\\.`));
-    const version = await execa('payorder', ['--version'], { env: env(), extendEnv: false });
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
-  });
-
-  it('runs the sandbox and creates an order against it', async () => {
     const sandbox = execa('payorder', ['sandbox', '--port', '0', '--json'], {
-      env: env(),
+      env,
       extendEnv: false,
       reject: false,
     });
     try {
-      const { url } = JSON.parse(
-        await new Promise<string>((resolveLine) =>
-          sandbox.stdout!.once('data', (c: Buffer) => resolveLine(c.toString())),
-        ),
-      );
+      const { url } = JSON.parse(await firstLine(sandbox.stdout!));
       const run = (args: string[]) =>
         execa('payorder', args, {
-          env: { ...env(), PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
+          env: { ...env, PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
           extendEnv: false,
           reject: false,
         });
-      expect((await run(['login', '--env', 'sandbox'])).exitCode).toBe(0);
+      // The secret stays in the test's folder whatever keychain the machine has (the keychain has tests of its own).
+      const login = await run(['login', '--env', 'sandbox', '--insecure-storage']);
+      expect(login.exitCode, String(login.stderr)).toBe(0);
       const order = await run([
         'order',
         'create',
@@ -120,3 +179,15 @@ describe.each(Object.keys(NODES))('on Node %s', (major) => {
     }
   });
 });
+
+/** The first line a stream writes. */
+function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolveLine, reject) => {
+    let text = '';
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolveLine(text.slice(0, text.indexOf('\n')));
+    });
+    stream.once('end', () => reject(new Error(`no line before the stream ended: ${text}`)));
+  });
+}

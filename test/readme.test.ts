@@ -2,7 +2,8 @@
  * The README is a user guide whose every `sh` block runs: this test runs them in order, in one bash
  * session, against the sandbox the README itself starts (on a free port instead of 4010), with the
  * built CLI as `payorder`. Lines that install or test the project itself (npm ci/test/pack/install,
- * npm run demo) are covered by their own tests and skipped here.
+ * npm run demo, building and installing the standalone executable) are covered by their own tests and
+ * skipped here.
  */
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ import { unusedPort } from './helpers/servers.js';
 import { needsTool } from './helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run demo\b)/;
+const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run (demo|sea)\b|install .*dist\/sea\/)/;
 
 function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
@@ -71,6 +72,12 @@ describe('README', () => {
     expect(result.stdout).toContain('"REFUNDED"');
     expect(result.stdout).toContain('"code":"1003"');
     expect(result.stdout).toMatch(/^exit 2$/m);
+    // --wait: paid while it waited; failed (exit 6); still pending after --timeout (exit 8).
+    expect(result.stdout).toMatch(/^PAID$/m);
+    expect(result.stdout).toContain('not paid (exit 6)');
+    expect(result.stdout).toContain('not paid yet (exit 8)');
+    // A bulk lookup keeps the unknown id's row, in its place.
+    expect(result.stdout).toMatch(/^\t\t00000000-0000-4000-8000-000000000000\tnot_found$/m);
     expect(result.stderr).toContain('--amount: must have at most 2 decimals');
     // --fix keeps NDJSON line for line: the two bodies it cannot convert stay, as they were.
     expect(readFileSync(join(work, 'orders.v2.ndjson'), 'utf8').trim().split('\n')).toHaveLength(4);

@@ -11,7 +11,7 @@ import { CliError } from '../errors.js';
 import { fetchTransport, type Transport, textOf, type WireBody } from './transport.js';
 
 export interface Exchange {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
@@ -38,11 +38,14 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** How many times a 429/503 answer may be retried, honoring Retry-After. */
   refusalRetries: number;
+  /** Where a person is told that a refused request is about to be retried; undefined: nobody is. */
+  notice?: (line: string) => void;
   /** How requests travel; the built-in fetch when not given. */
   transport?: Transport;
 }
 
 const REFUSALS = [429, 503];
+const REFUSAL_NAMES: Record<number, string> = { 429: 'too many requests', 503: 'unavailable' };
 
 /** The request exactly as it goes on the wire: every header payorder sends, the body as JSON. */
 export interface WireRequest {
@@ -106,8 +109,14 @@ function sharedOptions(options: HttpOptions): SharedOptions {
     retryOnTimeout: false,
     // Only answers that say the service did not act are retried; never a lost or failed exchange.
     // For those, undefined leaves the timing to ky, which honours Retry-After (true would not).
-    shouldRetry: ({ error }: { error: Error }) =>
-      error instanceof HTTPError && REFUSALS.includes(error.response.status) ? undefined : false,
+    shouldRetry: ({ error, retryCount }: { error: Error; retryCount: number }) => {
+      if (!(error instanceof HTTPError && REFUSALS.includes(error.response.status))) return false;
+      // Called only when a retry is allowed, before its wait: the person knows why nothing happens.
+      options.notice?.(
+        `the service answered ${error.response.status} (${REFUSAL_NAMES[error.response.status]}); retrying (${retryCount} of ${options.refusalRetries})…`,
+      );
+      return undefined;
+    },
   };
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },

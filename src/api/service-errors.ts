@@ -8,9 +8,12 @@ import type { EnvName } from '../contract/environments.js';
 import type { Credentials } from '../contract/token.js';
 import type { ApiVersion } from '../contract/versions.js';
 import { CliError, type ErrorKind } from '../errors.js';
+import { DEFAULT_PROFILE, profileEnvFlags } from '../store/profile-data.js';
 
 interface Situation {
   env: EnvName;
+  /** The profile whose login was used; the default one when not given. */
+  profile?: string;
   version: ApiVersion;
   /** Whether the failed call was an order creation (its messages say nothing was created). */
   creating: boolean;
@@ -19,33 +22,35 @@ interface Situation {
 
 type Describe = (s: Situation, code: string, entry: CatalogEntry) => [ErrorKind, string, string];
 
-const relogin = (env: EnvName) => `payorder login --env ${env}`;
+/** The login command for the environment (and the named profile) a refusal happened on. */
+const relogin = (env: EnvName, profile = DEFAULT_PROFILE) =>
+  `payorder login ${profileEnvFlags({ env, profile })}`;
 
 const TOKEN_ERRORS: Record<CatalogIdOf<'token'>, Describe> = {
-  '3001': ({ env }, code) => [
+  '3001': ({ env, profile }, code) => [
     'auth',
     `the token service on ${env} says a required field is empty${code}`,
-    `log in again with username, client id and secret: ${relogin(env)}`,
+    `log in again with username, client id and secret: ${relogin(env, profile)}`,
   ],
   '3002': ({ env }, code) => [
     'auth',
     `the token service on ${env} does not support the client_credentials grant${code}`,
     'check that the auth address points at the Payment Order Service (payorder config list)',
   ],
-  '3003': ({ env, credentials }, code) => [
+  '3003': ({ env, profile, credentials }, code) => [
     'auth',
     `no user account "${credentials?.username}" on ${env}${code}`,
-    `check the username in your welcome message, then ${relogin(env)}`,
+    `check the username in your welcome message, then ${relogin(env, profile)}`,
   ],
-  '3005': ({ env, credentials }, code) => [
+  '3005': ({ env, profile, credentials }, code) => [
     'auth',
     `no active client with client id "${credentials?.clientId}" on ${env}${code}`,
-    `credentials are issued per environment; use the ${env} ones: ${relogin(env)}`,
+    `credentials are issued per environment; use the ${env} ones: ${relogin(env, profile)}`,
   ],
-  '3006': ({ env, credentials }, code) => [
+  '3006': ({ env, profile, credentials }, code) => [
     'auth',
     `the secret does not match client id "${credentials?.clientId}" on ${env}${code}`,
-    `enter the client secret id again: ${relogin(env)}`,
+    `enter the client secret id again: ${relogin(env, profile)}`,
   ],
   'token-500': ({ env }, _, entry) => [
     'rejected',
@@ -67,25 +72,25 @@ const ORDER_ERRORS: Record<CatalogIdOf<'order'>, Describe> = {
       ? 'give --amount like 12.50'
       : 'v2 wants whole cents; payorder converts --amount for you',
   ],
-  '1004': ({ env }, code) => [
+  '1004': ({ env, profile }, code) => [
     'rejected',
     `the service knows no user with the stored username on ${env}${code}`,
-    `v1 sends the login's username as userName: log in again with the right username (payorder login --env ${env} --api v1)`,
+    `v1 sends the login's username as userName: log in again with the right username (${relogin(env, profile)} --api v1)`,
   ],
-  '1002': ({ env }, code) => [
+  '1002': ({ env, profile }, code) => [
     'auth',
     `the stored username does not match the credentials of the token on ${env}${code}`,
-    `username and client id belong to different accounts: ${relogin(env)}`,
+    `username and client id belong to different accounts: ${relogin(env, profile)}`,
   ],
-  unauthorized: ({ env }) => [
+  unauthorized: ({ env, profile }) => [
     'auth',
     `the service did not accept the access token on ${env} (401 Unauthorized)`,
-    `log in again: ${relogin(env)}`,
+    `log in again: ${relogin(env, profile)}`,
   ],
-  expired: ({ env }) => [
+  expired: ({ env, profile }) => [
     'auth',
     `the service refused the access token as expired on ${env} (403)`,
-    `log in again: ${relogin(env)}`,
+    `log in again: ${relogin(env, profile)}`,
   ],
   '999': ({ creating }, code) => [
     'rejected',

@@ -25,6 +25,8 @@ import {
 import { catalogError } from './service-errors.js';
 
 export interface Target {
+  /** The profile whose login and tokens are used ("default" when none is named). */
+  profile: string;
   env: EnvName;
   version: ApiVersion;
   authBase: string;

@@ -11,7 +11,11 @@ import { usageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat, type OutputOptions } from '../output/formats.js';
 import { orderFieldPath } from '../output/order-view.js';
 
-/** --env and (unless `api` is false) --api: which environment and version to talk to. */
+/**
+ * --env, (unless `api` is false) --api, and --profile: which environment and version to talk to,
+ * with whose login. A profile name is checked where it is resolved (session/target.ts), with
+ * PAYORDER_PROFILE's.
+ */
 export function targetOptions(command: Command, { api = true } = {}): Command {
   command.addOption(
     new Option(
@@ -21,11 +25,15 @@ export function targetOptions(command: Command, { api = true } = {}): Command {
   );
   if (api) {
     command.addOption(
-      new Option('--api <version>', "API version (default: PAYORDER_API, the profile's, else v2)").choices(
+      new Option('--api <version>', "API version (default: PAYORDER_API, the login's, else v2)").choices(
         API_VERSIONS,
       ),
     );
   }
+  command.option(
+    '--profile <name>',
+    'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)',
+  );
   return command;
 }
 
@@ -94,6 +102,53 @@ export function wholeNumber(name: string, min: number, max: number): (value: str
     }
     return number;
   };
+}
+
+/** A parser for a duration flag ("30s", "10m", "1h30m") within [min, max] seconds; it gives milliseconds. */
+export function duration(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const parts = value.trim() === '' ? null : /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value.trim());
+    if (!parts) {
+      const bare = /^\d+$/.test(value.trim());
+      throw usageError(
+        `${name}: ${bare ? 'needs a unit' : 'must be a duration'} like 30s, 10m or 1h30m, got "${value}"`,
+        { field: name },
+      );
+    }
+    const [hours, minutes, seconds] = parts.slice(1).map((part) => Number(part ?? 0));
+    const total = hours! * 3600 + minutes! * 60 + seconds!;
+    if (total < min || total > max)
+      throw usageError(`${name}: must be from ${min}s to ${max / 3600}h, got "${value}"`, { field: name });
+    return total * 1000;
+  };
+}
+
+/** How long --wait waits when --timeout is not given. */
+export const DEFAULT_WAIT = '10m';
+
+/** The raw values of --wait and --timeout. */
+export interface WaitFlags {
+  wait?: boolean;
+  timeout?: string;
+}
+
+/** --wait and --timeout: wait until an order leaves PENDING. */
+export function waitOptions(command: Command, description: string): Command {
+  return command
+    .option('--wait', description)
+    .option(
+      '--timeout <duration>',
+      `with --wait: how long to wait, e.g. 30s, 10m, 1h (default ${DEFAULT_WAIT})`,
+    );
+}
+
+/** --wait as options: how long to wait in milliseconds, or undefined without --wait. */
+export function parseWaitOptions(flags: WaitFlags): { timeoutMs: number } | undefined {
+  if (!flags.wait) {
+    if (flags.timeout !== undefined) throw usageError('--timeout goes with --wait', { field: '--timeout' });
+    return undefined;
+  }
+  return { timeoutMs: duration('--timeout', 1, 24 * 3600)(flags.timeout ?? DEFAULT_WAIT) };
 }
 
 /** --debug, --quiet, --no-input and --no-color: the conventions every command follows. */

@@ -8,6 +8,7 @@ import { registerCompletion } from '../commands/completion.js';
 import { registerConfig } from '../commands/config/index.js';
 import { registerLogin } from '../commands/login.js';
 import { registerLogout } from '../commands/logout.js';
+import { registerMan } from '../commands/man.js';
 import { registerMigrateCheck } from '../commands/migrate-check.js';
 import { registerOrder } from '../commands/order/index.js';
 import { registerSandbox } from '../commands/sandbox.js';
@@ -53,6 +54,9 @@ export function buildProgram(ctx: Context): Command {
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
+    // Options belong to the command they follow: `payorder sandbox listen --port 5000` is listen's
+    // --port, not the sandbox's (commander would otherwise hand it to the first command that knows it).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
@@ -73,6 +77,7 @@ export function buildProgram(ctx: Context): Command {
   registerOrder(program, ctx);
   registerMigrateCheck(program, ctx);
   registerCompletion(program, ctx);
+  registerMan(program, ctx);
   registerSandbox(program, ctx);
   program.hook('preAction', (_root, action) => {
     const options = action.opts() as {
@@ -93,6 +98,31 @@ export function buildProgram(ctx: Context): Command {
     }
   });
   return program;
+}
+
+/**
+ * `payorder help order create` as `payorder order create --help`: commander's help command looks at
+ * one word only, and would show `order`'s help. The words name a command at any depth; a word that
+ * names no command is left for commander to refuse with its suggestion (`payorder order creat`).
+ * Any other argv is returned as it is.
+ */
+export function helpArgv(program: Command, argv: string[]): string[] {
+  const [node, script, first, ...rest] = argv;
+  if (first !== 'help' || rest.length === 0 || rest[0]!.startsWith('-')) return argv;
+  const path: string[] = [];
+  let command = program;
+  for (const word of rest) {
+    if (word.startsWith('-')) break;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) {
+      // Below a group, a word that names nothing is an unknown command; below a command, it is ignored.
+      if (command.commands.length > 0) return [node!, script!, ...path, word];
+      break;
+    }
+    path.push(word);
+    command = sub;
+  }
+  return [node!, script!, ...path, '--help'];
 }
 
 /** Commander's own outcomes: help and version are success, everything else is bad usage. */

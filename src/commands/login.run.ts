@@ -1,7 +1,7 @@
 /**
  * `payorder login`, the work: gather the credentials (flags, PAYORDER_ variables, stdin, a file or
  * prompts), prove them with a real token request through the session, and store them with the
- * token only when that succeeds.
+ * token only when that succeeds: the secret in the OS keychain when one answers, else in the file.
  */
 import { readFile } from 'node:fs/promises';
 import type { Target } from '../api/service.js';
@@ -13,9 +13,10 @@ import { CliError, usageError } from '../errors.js';
 import { note } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
 import { TEST_ACCOUNT } from '../sandbox/accounts.js';
+import { type SecretStorage, storeSecret } from '../session/secret-storage.js';
 import { openSession } from '../session/session.js';
 import { type AddressKind, resolveTarget, type TargetFlags } from '../session/target.js';
-import { addressesOf, profileOf } from '../store/profile-data.js';
+import { addressesOf, DEFAULT_PROFILE, describeProfileEnv, environmentOf } from '../store/profile-data.js';
 
 export interface LoginFlags extends TargetFlags {
   username?: string;
@@ -24,6 +25,7 @@ export interface LoginFlags extends TargetFlags {
   clientSecretFile?: string;
   authUrl?: string;
   checkoutUrl?: string;
+  insecureStorage?: boolean;
   json?: boolean;
 }
 
@@ -36,16 +38,21 @@ export interface LoginOptions {
   username?: string;
   clientId?: string;
   secret: { from: 'stdin' } | { from: 'file'; path: string } | { from: 'env' };
+  /** --insecure-storage: keep the secret in the store's file, not the OS keychain. */
+  insecureStorage: boolean;
   json: boolean;
 }
 
 export interface LoginResult {
+  profile: string;
   env: string;
   api: string;
   username: string;
   client_id: string;
   token_expires_at: string;
   store: string;
+  /** Where the client secret is kept: the OS keychain, or the store's file. */
+  secret_storage: SecretStorage;
 }
 
 export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promise<LoginOptions> {
@@ -69,6 +76,7 @@ export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promis
       : flags.clientSecretFile
         ? { from: 'file', path: flags.clientSecretFile }
         : { from: 'env' },
+    insecureStorage: Boolean(flags.insecureStorage),
     json: Boolean(flags.json),
   };
 }
@@ -112,8 +120,12 @@ async function askMissing(partial: Partial<Credentials>, ctx: Context, env: stri
       { field: missing[0] },
     );
   }
-  // The prompts library is loaded only when a person is asked something.
-  const { input, password } = await import('@inquirer/prompts');
+  // The prompts are loaded only when a person is asked something, and only the two used: the
+  // prompts collection would bring its editor prompt and, with it, a charset converter.
+  const [{ default: input }, { default: password }] = await Promise.all([
+    import('@inquirer/input'),
+    import('@inquirer/password'),
+  ]);
   const io = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
   const required = (value: string) => value.trim() !== '' || 'required';
   try {
@@ -135,7 +147,7 @@ async function askMissing(partial: Partial<Credentials>, ctx: Context, env: stri
 
 export async function runLogin(options: LoginOptions, ctx: Context): Promise<LoginResult> {
   const { target, given } = options;
-  const { env, version } = target;
+  const { profile, env, version } = target;
   let partial: Partial<Credentials> = {
     username: options.username,
     clientId: options.clientId,
@@ -145,29 +157,40 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<Log
     partial = { ...TEST_ACCOUNT };
     note(ctx, `using the sandbox test account ${TEST_ACCOUNT.username}`);
   }
-  const credentials = await askMissing(partial, ctx, env);
+  const credentials = await askMissing(partial, ctx, describeProfileEnv(target));
   const session = await openSession(ctx, target, { credentials });
   const now = ctx.clock();
-  const token = await session.renew((data) => {
-    const profile = profileOf(data, env);
-    profile.credentials = credentials;
+  const store = await ctx.store();
+  let storage: SecretStorage = 'file';
+  const token = await session.renew(async (data) => {
+    const stored = environmentOf(data, target);
+    const kept = await storeSecret(ctx, target, credentials, {
+      insecure: options.insecureStorage,
+      previous: stored.credentials,
+      file: store.path,
+    });
+    storage = kept.storage;
+    // A secret the file held before goes away with the credentials it belonged to.
+    stored.credentials = kept.stored;
     // Tokens of the credentials this login replaces are dropped.
-    delete profile.tokens;
-    if (options.storeVersion) profile.api = version;
-    profile.loggedInAt = now.toISOString();
+    delete stored.tokens;
+    if (options.storeVersion) stored.api = version;
+    stored.loggedInAt = now.toISOString();
     if (given.auth || given.checkout) {
-      const pair = addressesOf(data, env, version);
+      const pair = addressesOf(data, target, version);
       if (given.auth) pair.auth = given.auth;
       if (given.checkout) pair.checkout = given.checkout;
     }
   });
   return {
+    profile,
     env,
     api: version,
     username: credentials.username,
     client_id: credentials.clientId,
     token_expires_at: token.expiresAt,
-    store: (await ctx.store()).path,
+    store: store.path,
+    secret_storage: storage,
   };
 }
 
@@ -176,6 +199,7 @@ export function renderLogin(result: LoginResult, options: LoginOptions, ctx: Con
   if (options.json) render(ctx, chooseFormat(ctx, { asked: 'ndjson' }), { json: result, human: () => '' });
   note(
     ctx,
-    `Logged in to ${result.env} (${result.api}) as ${result.username}, client id ${result.client_id}; credentials stored in ${result.store}`,
+    `Logged in to ${result.env}${result.profile === DEFAULT_PROFILE ? '' : ` with profile ${result.profile}`} (${result.api}) as ${result.username}, client id ${result.client_id}; credentials stored in ${result.store}` +
+      (result.secret_storage === 'keychain' ? ', the client secret in the OS keychain' : ''),
   );
 }

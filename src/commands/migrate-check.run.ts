@@ -19,6 +19,7 @@ import { VERSION } from '../version.js';
 export interface MigrateFlags {
   config?: boolean;
   live?: string;
+  profile?: string;
   json?: boolean;
   format?: 'text' | 'json' | 'sarif';
   fix?: boolean;
@@ -30,6 +31,8 @@ export interface MigrateOptions {
   paths: string[];
   config: boolean;
   live?: EnvName;
+  /** --profile as given: whose login --live uses (checked when it is resolved). */
+  profile?: string;
   report: 'text' | 'json' | 'sarif';
   fix: boolean;
   write: boolean;
@@ -42,6 +45,7 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
     paths,
     config: Boolean(flags.config),
     live: flags.live === undefined ? undefined : normalizeEnv(flags.live),
+    profile: flags.profile,
     report: flags.format ?? (flags.json ? 'json' : 'text'),
     fix: Boolean(flags.fix),
     write: Boolean(flags.write),
@@ -54,6 +58,8 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
       hint: 'payorder migrate-check src/ --config',
     });
   if (options.write && !options.fix) throw usageError('--write goes with --fix');
+  if (options.profile !== undefined && !options.live)
+    throw usageError('--profile goes with --live', { field: '--profile' });
   return options;
 }
 
@@ -68,7 +74,7 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
   const setup = options.config ? await checkConfig(ctx) : [];
   const notChecked: string[] = [];
   if (options.live) {
-    const live = await checkLive(ctx, options.live);
+    const live = await checkLive(ctx, options.live, options.profile);
     setup.push(...live.findings);
     if (live.notChecked) notChecked.push(live.notChecked);
   }

@@ -26,6 +26,10 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
       new Option('--live <env>', 'make a real v2 token request with the stored credentials').choices(
         ENV_CHOICES,
       ),
+    )
+    .option(
+      '--profile <name>',
+      'with --live: the profile whose login is used (default: PAYORDER_PROFILE, else default)',
     );
   jsonOption(command, 'print the report as JSON')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']))

@@ -21,6 +21,7 @@ export interface SandboxFlags {
   failRate?: string;
   state?: string;
   journalLimit: string;
+  openapi?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -117,6 +118,14 @@ export function renderSandbox(sandbox: Sandbox, options: SandboxCommandOptions, 
         'Press Ctrl-C to stop.',
       ].join('\n'),
   });
+}
+
+/** The OpenAPI document, with the address the sandbox would listen on as its server. */
+export async function renderOpenApi(options: SandboxCommandOptions, ctx: Context): Promise<void> {
+  const { openApiDocument } = await import('../sandbox/openapi.js');
+  const host = options.server.host ?? '127.0.0.1';
+  const server = `http://${host.includes(':') ? `[${host}]` : host}:${options.server.port}`;
+  ctx.io.stdout.write(`${JSON.stringify(openApiDocument(server), null, 2)}\n`);
 }
 
 /** Serves until Ctrl-C or SIGTERM, then closes. */

@@ -1,7 +1,8 @@
 /**
- * `payorder status`, the work: per environment who is logged in, with which version and addresses,
- * how long the cached tokens last (judged by the token cache's own rule) and where credentials
- * come from. Never the secret, never a token.
+ * `payorder status`, the work: per profile and environment who is logged in, with which version
+ * and addresses, how long the cached tokens last (judged by the token cache's own rule), where
+ * credentials come from and where the client secret is kept, as the login recorded it (the keychain
+ * is not opened). Never the secret, never a token.
  */
 import type { Context } from '../context.js';
 import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
@@ -9,27 +10,45 @@ import { API_VERSIONS } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import { chooseFormat, render } from '../output/render.js';
 import { findCredentials } from '../session/credentials.js';
-import { resolveAddress, resolveEnv, resolveVersion } from '../session/target.js';
+import { resolveAddress, resolveEnv, resolveProfile, resolveVersion } from '../session/target.js';
 import { cachedToken, isUsable } from '../session/token-cache.js';
-import type { StoreData } from '../store/profile-data.js';
+import {
+  DEFAULT_PROFILE,
+  describeProfileEnv,
+  type ProfileEnv,
+  profileEnvFlags,
+  profileNames,
+  type StoreData,
+  storedEnvironment,
+} from '../store/profile-data.js';
 
 export interface StatusFlags {
   env?: string;
+  profile?: string;
   json?: boolean;
 }
 
 export interface StatusOptions {
   /** Only this environment (--env), else every environment with something stored, and the current one. */
   only?: EnvName;
+  /** Only this profile (--profile), else every profile. */
+  onlyProfile?: string;
   current: EnvName;
+  /** The profile commands use (--profile, PAYORDER_PROFILE, else default). */
+  profile: string;
   json: boolean;
 }
 
 export interface EnvStatus {
+  /** The profile this login belongs to ("default" when none is named). */
+  profile: string;
   env: EnvName;
+  /** Whether this is the profile and environment commands use. */
   current: boolean;
   logged_in: boolean;
   credentials_source: string | null;
+  /** Where the stored login keeps its client secret; null when nothing is stored in use. */
+  secret_storage: 'keychain' | 'file' | null;
   username: string | null;
   client_id: string | null;
   api: string;
@@ -39,27 +58,45 @@ export interface EnvStatus {
 
 export interface StatusReport {
   store: string;
+  /** The environment commands use. */
   current: EnvName;
+  /** The profile commands use. */
+  profile: string;
+  /** Every profile the store has, the default one first (it always has that one). */
+  profiles: string[];
+  /** Per profile (the default one first), its environments. */
   environments: EnvStatus[];
 }
 
 export async function parseStatusOptions(flags: StatusFlags, ctx: Context): Promise<StatusOptions> {
+  const profile = resolveProfile(ctx, flags);
   const current = resolveEnv(ctx, flags, (await ctx.store()).read());
-  return { only: flags.env ? current : undefined, current, json: Boolean(flags.json) };
+  return {
+    only: flags.env ? current : undefined,
+    onlyProfile: flags.profile !== undefined ? profile : undefined,
+    current,
+    profile,
+    json: Boolean(flags.json),
+  };
 }
 
-function describe(ctx: Context, data: StoreData, env: EnvName, current: EnvName): EnvStatus {
-  const found = findCredentials(ctx, data, env);
+function describe(ctx: Context, data: StoreData, at: ProfileEnv, current: ProfileEnv): EnvStatus {
+  const { profile, env } = at;
+  const found = findCredentials(ctx, data, at);
   const now = ctx.clock();
   const addresses: EnvStatus['addresses'] = {};
   const tokens: EnvStatus['tokens'] = {};
   for (const version of API_VERSIONS) {
-    const auth = resolveAddress(ctx, data, env, version, 'auth');
-    const checkout = resolveAddress(ctx, data, env, version, 'checkout');
+    const auth = resolveAddress(ctx, data, at, version, 'auth');
+    const checkout = resolveAddress(ctx, data, at, version, 'checkout');
     addresses[version] = { auth: auth ?? null, checkout: checkout ?? null };
     const token =
       found && auth && checkout
-        ? cachedToken(data, { env, version, authBase: auth, checkoutBase: checkout }, found.credentials)
+        ? cachedToken(
+            data,
+            { profile, env, version, authBase: auth, checkoutBase: checkout },
+            found.credentials,
+          )
         : undefined;
     tokens[version] = token
       ? {
@@ -70,13 +107,15 @@ function describe(ctx: Context, data: StoreData, env: EnvName, current: EnvName)
       : null;
   }
   return {
+    profile,
     env,
-    current: env === current,
+    current: env === current.env && profile === current.profile,
     logged_in: Boolean(found),
     credentials_source: found ? found.source : null,
+    secret_storage: found && found.secretIn !== 'environment variables' ? found.secretIn : null,
     username: found?.credentials.username ?? null,
     client_id: found?.credentials.clientId ?? null,
-    api: resolveVersion(ctx, {}, data, env),
+    api: resolveVersion(ctx, { profile }, data, env),
     addresses,
     tokens,
   };
@@ -85,11 +124,28 @@ function describe(ctx: Context, data: StoreData, env: EnvName, current: EnvName)
 export async function runStatus(options: StatusOptions, ctx: Context): Promise<StatusReport> {
   const store = await ctx.store();
   const data = store.read();
-  const { current } = options;
-  const envs = options.only
-    ? [options.only]
-    : ENVIRONMENTS.filter((env) => env === current || data.environments?.[env]);
-  return { store: store.path, current, environments: envs.map((env) => describe(ctx, data, env, current)) };
+  const current = { profile: options.profile, env: options.current };
+  const profiles = profileNames(data);
+  const shown = options.onlyProfile
+    ? [options.onlyProfile]
+    : profiles.includes(current.profile)
+      ? profiles
+      : [...profiles, current.profile];
+  const environments = shown.flatMap((profile) =>
+    (options.only
+      ? [options.only]
+      : ENVIRONMENTS.filter(
+          (env) =>
+            (env === current.env && profile === current.profile) || storedEnvironment(data, { profile, env }),
+        )
+    ).map((env) => describe(ctx, data, { profile, env }, current)),
+  );
+  return { store: store.path, current: current.env, profile: current.profile, profiles, environments };
+}
+
+function secretText(s: EnvStatus): string {
+  if (s.secret_storage === 'keychain') return '; client secret in the OS keychain';
+  return s.secret_storage === 'file' ? '; client secret in the store file' : '';
 }
 
 function humanLeft(seconds: number): string {
@@ -106,10 +162,12 @@ export function renderStatus(report: StatusReport, options: StatusOptions, ctx: 
     human: (paint) => {
       const lines = [`${paint.dim('store')} ${report.store}`];
       for (const s of report.environments) {
-        lines.push('', `${paint.bold(s.env)}${s.current ? paint.dim(' (current)') : ''}`);
+        const profile =
+          s.profile === DEFAULT_PROFILE ? '' : `${paint.dim(', profile')} ${paint.bold(s.profile)}`;
+        lines.push('', `${paint.bold(s.env)}${profile}${s.current ? paint.dim(' (current)') : ''}`);
         lines.push(
           s.logged_in
-            ? `  ${paint.green('✓')} logged in as ${s.username}, client id ${s.client_id} (from ${s.credentials_source})`
+            ? `  ${paint.green('✓')} logged in as ${s.username}, client id ${s.client_id} (from ${s.credentials_source}${secretText(s)})`
             : `  ${paint.red('✗')} not logged in`,
         );
         lines.push(`  api ${s.api}`);
@@ -125,7 +183,9 @@ export function renderStatus(report: StatusReport, options: StatusOptions, ctx: 
       return lines.join('\n');
     },
   });
-  const { current } = report;
-  if (!report.environments.find((s) => s.env === current)?.logged_in)
-    throw new CliError('auth', `not logged in to ${current}`, { hint: `payorder login --env ${current}` });
+  const current = { profile: report.profile, env: report.current };
+  if (!report.environments.find((s) => s.current)?.logged_in)
+    throw new CliError('auth', `not logged in to ${describeProfileEnv(current)}`, {
+      hint: `payorder login ${profileEnvFlags(current)}`,
+    });
 }

@@ -1,8 +1,9 @@
 /**
- * `payorder status`: per environment who is logged in, with which version and addresses, how long
- * the cached tokens last and where credentials come from. Never the secret, never a token. Exits 4
- * when the chosen environment has no usable credentials, so scripts can test it. This file
- * declares the command; status.run.ts does the work.
+ * `payorder status`: per profile and environment who is logged in, with which version and
+ * addresses, how long the cached tokens last, where credentials come from and where the client
+ * secret is kept. Never
+ * the secret, never a token. Exits 4 when the chosen environment has no usable credentials, so
+ * scripts can test it. This file declares the command; status.run.ts does the work.
  */
 import type { Command } from 'commander';
 import { conventions, examples, jsonOption, targetOptions } from '../cli/options.js';
@@ -14,9 +15,10 @@ export function registerStatus(program: Command, ctx: Context): void {
     .command('status')
     .summary('show logins, addresses and token lifetimes')
     .description(
-      'Show, per environment, the user and client id, API version, addresses, how long cached tokens last and ' +
-        'where the credentials come from. Never shows a secret or a token. Exits 4 when the chosen environment ' +
-        'has no usable credentials.',
+      'Show, per profile and environment, the user and client id, API version, addresses, how long cached tokens last, ' +
+        'where the credentials come from and where the client secret is kept (OS keychain or file). Every profile is ' +
+        'listed unless --profile names one. Never shows a secret or a token. Exits 4 when the chosen environment ' +
+        'of the chosen profile has no usable credentials.',
     );
   jsonOption(command);
   targetOptions(command, { api: false });
@@ -28,6 +30,7 @@ export function registerStatus(program: Command, ctx: Context): void {
       'seconds left on the v2 token',
       'payorder status --env stage --json | jq ".environments[0].tokens.v2.seconds_left"',
     ],
+    ['the names of every profile', "payorder status --json | jq -r '.profiles[]'"],
   ]);
   command.action(async (flags: StatusFlags) => {
     const run = await import('./status.run.js');

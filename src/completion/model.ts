@@ -3,7 +3,8 @@
  * subcommands, its own options (and what values each takes), and its positional arguments.
  * Every shell's script is generated from this one model.
  */
-import type { Command, Option } from 'commander';
+import type { Argument, Command, Option } from 'commander';
+import { CONFIG_KEYS } from '../session/config-keys.js';
 
 /** What an option or argument takes: nothing (a flag), any text, a file, or one of some words. */
 export type ValueKind =
@@ -24,7 +25,10 @@ export interface CommandModel {
   path: string;
   subcommands: Array<{ name: string; description: string }>;
   options: OptionModel[];
-  args: ValueKind;
+  /** What each positional argument takes, in order. */
+  args: ValueKind[];
+  /** Whether the last argument takes any number of words (each completed as it is). */
+  variadic: boolean;
 }
 
 /** Options whose value is a file name. */
@@ -35,6 +39,24 @@ function valueKindOf(option: Option): ValueKind {
   if (option.argChoices) return { kind: 'choices', words: [...option.argChoices] };
   if (option.long && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
   return { kind: 'any' };
+}
+
+/** Arguments whose words come from payorder itself, by command path and position. */
+const ARGUMENT_WORDS: Record<string, Record<number, () => string[]>> = {
+  'config get': { 0: configKeys },
+  'config set': { 0: configKeys },
+  'config unset': { 0: configKeys },
+};
+
+function configKeys(): string[] {
+  return CONFIG_KEYS.map((key) => key.key);
+}
+
+function argumentKind(path: string, command: Command, argument: Argument, index: number): ValueKind {
+  const words = ARGUMENT_WORDS[path]?.[index];
+  if (words) return { kind: 'choices', words: words() };
+  if (argument.argChoices) return { kind: 'choices', words: [...argument.argChoices] };
+  return command.name() === 'migrate-check' ? { kind: 'files' } : { kind: 'any' };
 }
 
 const HELP: OptionModel = { long: '--help', short: '-h', description: 'show help', value: { kind: 'flag' } };
@@ -56,15 +78,11 @@ export function buildModel(program: Command): CommandModel[] {
         value: valueKindOf(option),
       }));
     options.push(HELP);
-    const argument = command.registeredArguments[0];
-    const args: ValueKind = !argument
-      ? { kind: 'flag' }
-      : argument.argChoices
-        ? { kind: 'choices', words: [...argument.argChoices] }
-        : command.name() === 'migrate-check'
-          ? { kind: 'files' }
-          : { kind: 'any' };
-    models.push({ path, subcommands, options, args });
+    const args = command.registeredArguments.map((argument, index) =>
+      argumentKind(path, command, argument, index),
+    );
+    const variadic = command.registeredArguments.at(-1)?.variadic ?? false;
+    models.push({ path, subcommands, options, args, variadic });
     for (const sub of command.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   visit(program, '');

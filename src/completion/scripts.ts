@@ -13,6 +13,29 @@ const HEADER = (shell: string) =>
 const describeValue = (value: ValueKind) =>
   value.kind === 'choices' ? `choices ${value.words.join(' ')}` : value.kind;
 
+const completes = (value: ValueKind) => value.kind === 'files' || value.kind === 'choices';
+
+/**
+ * The `case "$path|$position"` lines of a command's positional arguments (bash and zsh): one per
+ * argument that completes, and for a variadic last argument one pattern for every later position,
+ * after empty lines that keep the earlier positions out of it.
+ */
+function positionalCases(m: CommandModel): string[] {
+  const last = m.args.length - 1;
+  const lines = m.args.flatMap((value, index) =>
+    (m.variadic && index === last) || !completes(value)
+      ? []
+      : [`    "${m.path}|${index}") echo "${describeValue(value)}" ;;`],
+  );
+  const tail = m.args[last];
+  if (m.variadic && tail && completes(tail)) {
+    for (let index = 0; index < last; index++)
+      if (!completes(m.args[index]!)) lines.push(`    "${m.path}|${index}") ;;`);
+    lines.push(`    "${m.path}|"*) echo "${describeValue(tail)}" ;;`);
+  }
+  return lines;
+}
+
 /** The table functions bash and zsh share: subcommands, options and the value an option takes. */
 function posixTables(models: CommandModel[]): string {
   const subs = models
@@ -29,9 +52,7 @@ function posixTables(models: CommandModel[]): string {
             .join('|')}) echo "${describeValue(o.value)}" ;;`,
       ),
   );
-  const args = models
-    .filter((m) => m.args.kind === 'files' || m.args.kind === 'choices')
-    .map((m) => `    "${m.path}") echo "${describeValue(m.args)}" ;;`);
+  const args = models.flatMap(positionalCases);
   return `__payorder_subs() {
   case "$1" in
 ${subs.join('\n')}
@@ -48,7 +69,7 @@ ${values.join('\n')}
   esac
 }
 __payorder_args() {
-  case "$1" in
+  case "$1|$2" in
 ${args.join('\n')}
   esac
 }`;
@@ -59,15 +80,20 @@ function bash(models: CommandModel[]): string {
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/payorder
 ${posixTables(models)}
 _payorder() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" word i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" word i n=0 skip=""
+  # The command path, and how many positional arguments precede the word (option values skipped).
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    [[ "$word" == -* ]] && continue
-    [[ " $(__payorder_subs "$path") " == *" $word "* ]] && path="\${path:+$path }$word"
+    if [[ -n "$skip" ]]; then skip=""; continue; fi
+    if [[ "$word" == -* ]]; then
+      [[ "$word" != *=* && -n "$(__payorder_value "$path" "$word")" ]] && skip=1
+      continue
+    fi
+    if ((n == 0)) && [[ " $(__payorder_subs "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; else n=$((n + 1)); fi
   done
   local value
   value="$(__payorder_value "$path" "$prev")"
-  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
+  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path" "$n")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
   case "$value" in
     choices\\ *) COMPREPLY=($(compgen -W "\${value#choices }" -- "$cur")); return ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -89,14 +115,19 @@ function zsh(models: CommandModel[]): string {
 # Install: put this file in a folder of your $fpath as _payorder, or: source <(payorder completion zsh)
 ${posixTables(models)}
 _payorder() {
-  local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}" path="" word i value
+  local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}" path="" word i value n=0 skip=""
+  # The command path, and how many positional arguments precede the word (option values skipped).
   for ((i = 2; i < CURRENT; i++)); do
     word="\${words[i]}"
-    [[ "$word" == -* ]] && continue
-    [[ " $(__payorder_subs "$path") " == *" $word "* ]] && path="\${path:+$path }$word"
+    if [[ -n "$skip" ]]; then skip=""; continue; fi
+    if [[ "$word" == -* ]]; then
+      [[ "$word" != *=* && -n "$(__payorder_value "$path" "$word")" ]] && skip=1
+      continue
+    fi
+    if ((n == 0)) && [[ " $(__payorder_subs "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; else n=$((n + 1)); fi
   done
   value="$(__payorder_value "$path" "$prev")"
-  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
+  if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path" "$n")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
   case "$value" in
     choices\\ *) compadd -- \${=value#choices } ; return ;;
     files) _files ; return ;;
@@ -144,10 +175,22 @@ function fish(models: CommandModel[]): string {
               : '';
       lines.push(`complete -c payorder ${when} ${names}${value} -d ${fishQuote(o.description)}`);
     }
-    if (m.args.kind === 'files') lines.push(`complete -c payorder ${when} -F`);
-    if (m.args.kind === 'choices')
-      lines.push(`complete -c payorder ${when} -f -a ${fishQuote(m.args.words.join(' '))}`);
+    const last = m.args.length - 1;
+    m.args.forEach((value, index) => {
+      const tail = m.variadic && index === last;
+      const at = fishQuote(
+        `test "$(__payorder_path)" = ${JSON.stringify(m.path)}; and test (__payorder_argn) -${tail ? 'ge' : 'eq'} ${index}`,
+      );
+      if (value.kind === 'files') lines.push(`complete -c payorder -n ${at} -F`);
+      if (value.kind === 'choices')
+        lines.push(`complete -c payorder -n ${at} -f -a ${fishQuote(value.words.join(' '))}`);
+    });
   }
+  const valued = models.flatMap((m) =>
+    m.options
+      .filter((o) => o.value.kind !== 'flag')
+      .flatMap((o) => optionNames(o).map((name) => fishQuote(`${m.path}|${name}`))),
+  );
   return `# ${HEADER('fish')}
 # Install: payorder completion fish > ~/.config/fish/completions/payorder.fish
 function __payorder_subs
@@ -155,15 +198,38 @@ function __payorder_subs
 ${subs.join('\n')}
     end
 end
-function __payorder_path
+function __payorder_takes_value
+    contains -- "$argv[1]|$argv[2]" ${valued.join(' ')}
+end
+# The command path, then how many positional arguments precede the word (option values skipped).
+function __payorder_scan
     set -l path ''
+    set -l n 0
+    set -l skip 0
     for word in (commandline -opc)[2..-1]
-        string match -q -- '-*' $word; and continue
-        if contains -- $word (__payorder_subs "$path")
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if string match -q -- '-*' $word
+            if not string match -q -- '*=*' $word; and __payorder_takes_value "$path" $word
+                set skip 1
+            end
+            continue
+        end
+        if test $n = 0; and contains -- $word (__payorder_subs "$path")
             set path (string trim -- "$path $word")
+        else
+            set n (math $n + 1)
         end
     end
-    echo $path
+    printf '%s\n' "$path" $n
+end
+function __payorder_path
+    __payorder_scan | head -n 1
+end
+function __payorder_argn
+    __payorder_scan | tail -n 1
 end
 complete -c payorder -f
 ${lines.join('\n')}
@@ -175,7 +241,8 @@ function powershell(models: CommandModel[]): string {
     const options = m.options.flatMap((o) =>
       optionNames(o).map((name) => `'${name}' = '${describeValue(o.value)}'`),
     );
-    return `    '${m.path}' = @{ Subs = @(${m.subcommands.map((s) => `'${s.name}'`).join(', ')}); Options = @{ ${options.join('; ')} }; Args = '${describeValue(m.args)}' }`;
+    const args = m.args.map((value) => `'${describeValue(value)}'`).join(', ');
+    return `    '${m.path}' = @{ Subs = @(${m.subcommands.map((s) => `'${s.name}'`).join(', ')}); Options = @{ ${options.join('; ')} }; Args = @(${args}); Variadic = $${m.variadic} }`;
   });
   return `# ${HEADER('powershell')}
 # Install: payorder completion powershell | Out-String | Invoke-Expression   (add it to your $PROFILE)
@@ -186,12 +253,22 @@ Register-ArgumentCompleter -Native -CommandName payorder -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
     if ($wordToComplete) { $words = @($words | Select-Object -SkipLast 1) }
+    # The command path, and how many positional arguments precede the word (option values skipped).
     $path = ''
+    $n = 0
+    $skip = $false
     foreach ($word in $words) {
-        if ($word.StartsWith('-')) { continue }
-        if ($PayorderCompletion[$path].Subs -contains $word) { $path = ($path + ' ' + $word).Trim() }
+        if ($skip) { $skip = $false; continue }
+        if ($word.StartsWith('-')) {
+            $kind = $PayorderCompletion[$path].Options[$word]
+            if ($kind -and $kind -ne 'flag' -and -not $word.Contains('=')) { $skip = $true }
+            continue
+        }
+        if ($n -eq 0 -and $PayorderCompletion[$path].Subs -contains $word) { $path = ($path + ' ' + $word).Trim() }
+        else { $n++ }
     }
     $node = $PayorderCompletion[$path]
+    $arg = if ($n -lt $node.Args.Count) { $node.Args[$n] } elseif ($node.Variadic -and $node.Args.Count -gt 0) { $node.Args[-1] } else { '' }
     $previous = if ($words.Count -gt 0) { $words[-1] } else { '' }
     $value = $node.Options[$previous]
     $candidates = if ($value -and $value -like 'choices *') { $value.Substring(8).Split(' ') }
@@ -199,8 +276,8 @@ Register-ArgumentCompleter -Native -CommandName payorder -ScriptBlock {
         elseif ($value -eq 'any') { @() }
         elseif ($wordToComplete.StartsWith('-')) { $node.Options.Keys }
         elseif ($node.Subs.Count -gt 0) { $node.Subs }
-        elseif ($node.Args -like 'choices *') { $node.Args.Substring(8).Split(' ') }
-        elseif ($node.Args -eq 'files') { Get-ChildItem -Name "$wordToComplete*" }
+        elseif ($arg -like 'choices *') { $arg.Substring(8).Split(' ') }
+        elseif ($arg -eq 'files') { Get-ChildItem -Name "$wordToComplete*" }
         else { @() }
     $candidates | Where-Object { $_ -like "$wordToComplete*" } | Sort-Object | ForEach-Object {
         [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)

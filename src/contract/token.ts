@@ -33,6 +33,9 @@ export interface Credentials {
   clientSecretId: string;
 }
 
+/** Who a token is issued to: the credentials without the secret (what a token is cached under). */
+export type Account = Pick<Credentials, 'username' | 'clientId'>;
+
 export interface TokenRequest extends Credentials {
   grantType: string;
 }

@@ -1,38 +1,59 @@
 /**
- * Checks payorder's own setup for v2: every environment you are logged into has v2 addresses
- * (--config), and a real v2 token request works with the stored credentials (--live ENV).
+ * Checks payorder's own setup for v2: every environment you are logged into, in every profile, has
+ * v2 addresses (--config), and a real v2 token request works with the stored credentials (--live ENV,
+ * with the chosen profile's login).
  */
 import type { Context } from '../context.js';
 import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
 import { CliError } from '../errors.js';
 import { openSession } from '../session/session.js';
-import { configKey, resolveAddress, resolveTarget } from '../session/target.js';
+import { configKey, resolveAddress, resolveProfile, resolveTarget } from '../session/target.js';
+import {
+  DEFAULT_PROFILE,
+  describeProfileEnv,
+  type ProfileEnv,
+  profileEnvFlags,
+  profileNames,
+  storedEnvironment,
+} from '../store/profile-data.js';
 import { type Finding, finding } from './rules.js';
+
+/** Where a profile keeps an environment in the store's JSON, for a finding's location. */
+const pointerOf = ({ profile, env }: ProfileEnv) =>
+  profile === DEFAULT_PROFILE ? `/environments/${env}` : `/profiles/${profile}/environments/${env}`;
 
 export async function checkConfig(ctx: Context): Promise<Finding[]> {
   const store = await ctx.store();
   const data = store.read();
   const findings: Finding[] = [];
-  for (const env of ENVIRONMENTS) {
-    const profile = data.environments?.[env];
-    if (!profile?.credentials) continue;
-    const at = { file: store.path, pointer: `/environments/${env}` };
+  const logins = profileNames(data).flatMap((profile) => ENVIRONMENTS.map((env) => ({ profile, env })));
+  for (const login of logins) {
+    const { env } = login;
+    const stored = storedEnvironment(data, login);
+    if (!stored?.credentials) continue;
+    const at = { file: store.path, pointer: pointerOf(login) };
+    const name = describeProfileEnv(login);
     const missing = (['auth', 'checkout'] as const).filter(
-      (kind) => !resolveAddress(ctx, data, env, 'v2', kind),
+      (kind) => !resolveAddress(ctx, data, login, 'v2', kind),
     );
     if (missing.length > 0) {
       findings.push(
         finding(
           'PO301',
           at,
-          `${env} has no v2 ${missing.join(' and ')} address`,
+          `${name} has no v2 ${missing.join(' and ')} address`,
           missing.map((kind) => `payorder config set ${configKey(env, 'v2', kind)} https://…`).join('; '),
         ),
       );
     }
-    if (profile.api === 'v1') {
+    if (stored.api === 'v1') {
       findings.push(
-        finding('PO302', at, `${env} uses API v1 by default`, `payorder login --env ${env} --api v2`),
+        finding(
+          'PO302',
+          at,
+          `${name} uses API v1 by default`,
+          `payorder login ${profileEnvFlags(login)} --api v2`,
+        ),
       );
     }
   }
@@ -65,13 +86,16 @@ function couldNotCheck(error: CliError): boolean {
   );
 }
 
-export async function checkLive(ctx: Context, env: EnvName): Promise<LiveCheck> {
+/** --live ENV: a real v2 token request with the login of `profile` (--profile, as given). */
+export async function checkLive(ctx: Context, env: EnvName, profile?: string): Promise<LiveCheck> {
   const store = await ctx.store();
-  const at = { file: store.path, pointer: `/environments/${env}` };
+  // A name against the rule is bad usage (exit 2), not a finding.
+  const chosen = resolveProfile(ctx, { profile });
+  const at = { file: store.path, pointer: pointerOf({ profile: chosen, env }) };
   try {
-    const target = resolveTarget(ctx, { env, api: 'v2' }, store.read());
+    const target = resolveTarget(ctx, { env, api: 'v2', profile: chosen }, store.read());
     const session = await openSession(ctx, target);
-    const issued = await session.client.requestToken(session.credentials);
+    const issued = await session.client.requestToken(await session.withSecret());
     return {
       findings: [
         finding(

@@ -78,7 +78,18 @@ function text(
   return value;
 }
 
-export function draftFrom(fields: OrderFields, version: ApiVersion, name: FieldNamer): OrderDraft {
+/** The fields an order cannot go without, in the order a form asks for them. */
+export const REQUIRED_FIELDS = ['amount', 'description', 'success', 'fail'] as const;
+export type RequiredField = (typeof REQUIRED_FIELDS)[number];
+
+/** The required fields that were not given at all (amount_cents stands for amount). */
+export function missingFields(fields: OrderFields): RequiredField[] {
+  return REQUIRED_FIELDS.filter(
+    (field) => fields[field] === undefined && !(field === 'amount' && fields.amount_cents !== undefined),
+  );
+}
+
+function amountOf(fields: OrderFields, name: FieldNamer): bigint {
   let amountCents: bigint;
   if (fields.amount !== undefined && fields.amount_cents !== undefined) {
     throw invalidField(name('amount'), `give ${name('amount')} or ${name('amount_cents')}, not both`);
@@ -101,20 +112,62 @@ export function draftFrom(fields: OrderFields, version: ApiVersion, name: FieldN
       name(fields.amount_cents !== undefined ? 'amount_cents' : 'amount'),
       'must be greater than zero',
     );
-  const draft: OrderDraft = {
-    amountCents,
-    description: text(fields.description, 'description', name, true)!,
-    successUrl: checkHttpUrl(name('success'), text(fields.success, 'success', name, true)!),
-    failUrl: checkHttpUrl(name('fail'), text(fields.fail, 'fail', name, true)!),
-  };
+  return amountCents;
+}
+
+const link = (field: 'success' | 'fail') => (fields: OrderFields, name: FieldNamer) =>
+  checkHttpUrl(name(field), text(fields[field], field, name, true)!);
+
+/** How each required field is read from the fields, by the rules draftFrom applies. */
+const READ_REQUIRED = {
+  amount: amountOf,
+  description: (fields, name) => text(fields.description, 'description', name, true)!,
+  success: link('success'),
+  fail: link('fail'),
+} satisfies Record<RequiredField, (fields: OrderFields, name: FieldNamer) => unknown>;
+
+function optionalOf(
+  fields: OrderFields,
+  version: ApiVersion,
+  name: FieldNamer,
+): Pick<OrderDraft, 'notificationUrl' | 'externalReference'> {
+  const optional: Pick<OrderDraft, 'notificationUrl' | 'externalReference'> = {};
   const notification = text(fields.notification_url, 'notification_url', name, false);
   if (notification !== undefined)
-    draft.notificationUrl = checkHttpUrl(name('notification_url'), notification);
+    optional.notificationUrl = checkHttpUrl(name('notification_url'), notification);
   const reference = text(fields.external_reference, 'external_reference', name, false);
   if (reference !== undefined) {
     if (version === 'v1')
       throw invalidField(name('external_reference'), 'exists only in API v2 (use --api v2)');
-    draft.externalReference = reference;
+    optional.externalReference = reference;
   }
-  return draft;
+  return optional;
+}
+
+export function draftFrom(fields: OrderFields, version: ApiVersion, name: FieldNamer): OrderDraft {
+  return {
+    amountCents: READ_REQUIRED.amount(fields, name),
+    description: READ_REQUIRED.description(fields, name),
+    successUrl: READ_REQUIRED.success(fields, name),
+    failUrl: READ_REQUIRED.fail(fields, name),
+    ...optionalOf(fields, version, name),
+  };
+}
+
+/**
+ * Checks one required field on its own, as a person types it, by the rules draftFrom applies:
+ * throws the error draftFrom would throw for it.
+ */
+export function checkField(field: RequiredField, value: string, name: FieldNamer): void {
+  READ_REQUIRED[field]({ [field]: value }, name);
+}
+
+/**
+ * Checks every field that was given and leaves out the missing ones: what is wrong among the flags
+ * is said before a person is asked for the rest.
+ */
+export function checkGivenFields(fields: OrderFields, version: ApiVersion, name: FieldNamer): void {
+  const missing = missingFields(fields);
+  for (const field of REQUIRED_FIELDS) if (!missing.includes(field)) READ_REQUIRED[field](fields, name);
+  optionalOf(fields, version, name);
 }

@@ -1,8 +1,9 @@
 /**
  * Writes orders to stdout in the chosen format, as they come, for every command that shows orders.
- * One order, many orders and batch results (each with its input line) share it, so the JSON shape
- * and the table look are the same everywhere. It says when stdout's buffer is full (`ready()`), so
- * a batch waits for a slow reader instead of holding every result in memory.
+ * One order, many orders (with the ids of a lookup that gave none) and batch results (each with its
+ * input line) share it, so the JSON shape and the table look are the same everywhere. It says when
+ * stdout's buffer is full (`ready()`), so a batch waits for a slow reader instead of holding every
+ * result in memory.
  */
 
 import type { Context } from '../context.js';
@@ -10,8 +11,10 @@ import type { Order } from '../contract/schemas.js';
 import type { CliError } from '../errors.js';
 import { type OutputFormat, type OutputOptions, plain, tsvCell, valueAt } from './formats.js';
 import { painter } from './messages.js';
-import { colorStatus, ORDER_COLUMNS, orderRows } from './order-view.js';
+import { batchLines, type LookupRow, manyTable, singleTable } from './order-tables.js';
+import { ORDER_COLUMNS } from './order-view.js';
 import { escapeControl, escapeStrings } from './terminal-text.js';
+import { stdoutWidth } from './text-width.js';
 
 /** What became of one input line of a batch; `order` is null unless it was created or found. */
 export type LineOutcome = 'created' | 'skipped' | 'failed' | 'unknown';
@@ -31,16 +34,32 @@ export interface BatchRecord {
   error: ReturnType<CliError['toJSON']>['error'] | null;
 }
 
+/**
+ * An id given to `order get` that gave no order: what it was, what became of it (not_found, or
+ * failed for any other error) and the error. Every id of a lookup gets its row, in input order.
+ */
+export interface LookupMiss {
+  input: string;
+  outcome: 'not_found' | 'failed';
+  order: null;
+  error: ReturnType<CliError['toJSON']>['error'];
+}
+
 export interface WriterShape {
   /** One order expected (create, get with one id): JSON is an object, the table field/value rows. */
   single: boolean;
   /** Batch results: records carry their input line and outcome. */
   batch: boolean;
+  /** A lookup (order get): TSV rows also say which id each was and how its lookup went. */
+  lookup?: boolean;
 }
 
 export interface OrderWriter {
   format: OutputFormat;
-  order(order: Order, raw: string): void;
+  /** An order; `input` is the id it was looked up by. */
+  order(order: Order, raw: string, input?: string): void;
+  /** An id that gave no order: a row of its own wherever orders have one. */
+  miss(miss: LookupMiss): void;
   record(record: BatchRecord, raw?: string): void;
   /**
    * Resolves once stdout can take more: at once unless a write filled its buffer, else when the
@@ -63,7 +82,8 @@ export function createOrderWriter(
     if (!ctx.io.stdout.write(text)) full = true;
   };
   const paint = painter(ctx.io.colorOut);
-  const tableRows: Order[] = [];
+  const width = stdoutWidth(ctx);
+  const tableRows: LookupRow[] = [];
   let count = 0;
   let headerDone = false;
 
@@ -74,6 +94,8 @@ export function createOrderWriter(
   };
 
   const batchHeader = ['line', 'outcome', ...ORDER_COLUMNS, 'description', 'error'];
+  const lookupHeader = [...ORDER_COLUMNS, 'input', 'outcome', 'error'];
+  const orderHeader = shape.lookup ? lookupHeader : ORDER_COLUMNS;
   const writeHeader = (header: readonly string[]) => {
     if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
     headerDone = true;
@@ -85,27 +107,38 @@ export function createOrderWriter(
 
   // Text for a terminal shows control characters as escapes; JSON escapes them itself.
   const toTerminal = ctx.io.stdoutIsTTY && format !== 'json' && format !== 'ndjson';
-  const emit = (given: Order | null, raw: string | undefined, givenRecord?: BatchRecord) => {
+  const emit = (
+    given: Order | null,
+    raw: string | undefined,
+    givenRecord?: BatchRecord,
+    input?: string,
+    givenMiss?: LookupMiss,
+  ) => {
     const order = toTerminal ? escapeStrings(given) : given;
     const record = toTerminal ? escapeStrings(givenRecord) : givenRecord;
+    const miss = toTerminal ? escapeStrings(givenMiss) : givenMiss;
     if (flags.field) {
-      // Every batch line gets its output line, empty when it made no order, so lines stay aligned.
-      if (order || record) out(`${order ? plain(valueAt(order, flags.field)) : ''}\n`);
+      // Every batch line and every id gets its output line, empty when it gave no order, so lines stay aligned.
+      out(`${order ? plain(valueAt(order, flags.field)) : ''}\n`);
       return;
     }
     if (flags.raw) {
       if (raw !== undefined)
         out(`${toTerminal ? escapeControl(raw.trim(), { keepNewlines: true }) : raw.trim()}\n`);
+      else if (miss) out('\n');
       return;
     }
     switch (format) {
       case 'json':
       case 'ndjson':
-        emitJson(record ?? order);
+        emitJson(record ?? miss ?? order);
         break;
       case 'tsv': {
         const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
-        if (record) {
+        if (shape.lookup) {
+          const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
+          emitTsv([...cells, ...lookup], lookupHeader);
+        } else if (record) {
           // A line without an order still shows what it asked for, so it can be found.
           const asked = (column: keyof BatchInput) => (order ? valueAt(order, column) : record.input[column]);
           emitTsv(
@@ -124,16 +157,20 @@ export function createOrderWriter(
         break;
       }
       default:
-        if (record) out(`${batchLine(record, paint)}\n`);
-        else if (shape.single) out(`${singleTable(order!, paint)}\n`);
-        else tableRows.push(order!);
+        if (record)
+          out(`${batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`);
+        // One id that gave no order: its error on stderr says it all.
+        else if (shape.single) {
+          if (order) out(`${singleTable(order, paint, width)}\n`);
+        } else tableRows.push(miss ? { missed: miss } : { order: order! });
     }
     count++;
   };
 
   return {
     format,
-    order: (order, raw) => emit(order, raw),
+    order: (order, raw, input) => emit(order, raw, undefined, input),
+    miss: (miss) => emit(null, undefined, undefined, miss.input, miss),
     record: (record, raw) => emit(record.order, raw, record),
     async ready() {
       if (!full) return;
@@ -143,10 +180,10 @@ export function createOrderWriter(
     async end() {
       // A TSV of no orders is still a TSV: its header says what its columns would be.
       if (format === 'tsv' && !flags.raw && !flags.field)
-        writeHeader(shape.batch ? batchHeader : ORDER_COLUMNS);
+        writeHeader(shape.batch ? batchHeader : orderHeader);
       if (format === 'json' && !shape.single && !flags.raw && !flags.field)
         out(count === 0 ? '[]\n' : '\n]\n');
-      if (format === 'table' && tableRows.length > 0) out(`${await manyTable(tableRows, paint)}\n`);
+      if (format === 'table' && tableRows.length > 0) out(`${manyTable(tableRows, paint, width)}\n`);
     },
   };
 }
@@ -171,44 +208,3 @@ function drained(ctx: Context): Promise<void> {
 }
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
-
-function singleTable(order: Order, paint: ReturnType<typeof painter>): string {
-  const rows = orderRows(order, paint);
-  const width = Math.max(...rows.map(([key]) => key.length));
-  const lines = rows.map(([key, value]) => `${paint.dim(key.padEnd(width))}  ${value}`);
-  // The payment link stands alone on the last line so it can be copied whole.
-  if (order.links.checkout) lines.push('', `${paint.bold('payment link')}`, order.links.checkout);
-  return lines.join('\n');
-}
-
-async function manyTable(orders: Order[], paint: ReturnType<typeof painter>): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: ['uuid', 'status', 'amount', 'api', 'payment link'],
-    style: { head: paint.level > 0 ? ['bold'] : [], border: paint.level > 0 ? ['grey'] : [], compact: true },
-  });
-  for (const order of orders) {
-    table.push([
-      order.uuid,
-      colorStatus(paint, order.status),
-      order.amount,
-      order.version,
-      order.links.checkout ?? '',
-    ]);
-  }
-  return table.toString();
-}
-
-function batchLine(record: BatchRecord, paint: ReturnType<typeof painter>): string {
-  const line = paint.dim(`line ${record.line}`);
-  if (record.order && record.outcome !== 'failed') {
-    const mark = record.outcome === 'skipped' ? paint.cyan('↷ already created') : paint.green('✓');
-    return `${line}  ${mark}  ${record.order.amount}  ${colorStatus(paint, record.order.status)}  ${record.order.links.checkout ?? ''}`;
-  }
-  const mark = record.outcome === 'unknown' ? paint.yellow('? outcome unknown') : paint.red('✗');
-  const { amount, description, external_reference: reference } = record.input;
-  const asked = [amount, description === null ? null : JSON.stringify(description), reference].filter(
-    (v) => v !== null,
-  );
-  return `${line}  ${mark}  ${asked.length > 0 ? `${asked.join(' ')}  ` : ''}${record.error?.message ?? ''}`;
-}

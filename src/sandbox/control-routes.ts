@@ -1,12 +1,14 @@
 /**
  * The control API under /_sandbox/: the journal, orders and their status, the clock, forced errors
- * and faults, and reset. It exists only in the sandbox; nothing here is part of the service.
+ * and faults, notification listeners, the OpenAPI document, and reset. It exists only in the
+ * sandbox; nothing here is part of the service.
  */
+import { randomUUID } from 'node:crypto';
 import { ORDER_STATES } from '../contract/fields.js';
 import { orderResponseBody } from '../contract/schemas.js';
 import type { SandboxCore } from './core.js';
 import { readForced } from './faults.js';
-import { ORDER_NOT_FOUND } from './orders.js';
+import { ORDER_NOT_FOUND, type SandboxOrder } from './orders.js';
 import { json, type Router } from './router.js';
 import { changeStatus } from './status-change.js';
 
@@ -21,6 +23,27 @@ function objectBody(raw: string | undefined): Record<string, unknown> | undefine
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? (parsed as Record<string, unknown>)
       : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An order as the control API shows it: its version's body, plus what only the sandbox knows. */
+function controlView(order: SandboxOrder) {
+  return {
+    ...orderResponseBody(order),
+    version: order.version,
+    owner: order.owner,
+    description: order.description,
+  };
+}
+
+/** An absolute http(s) address, or undefined. */
+function httpAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
   } catch {
     return undefined;
   }
@@ -56,25 +79,44 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
 
   router.get(`${CONTROL_PREFIX}/orders`, () =>
     json({
-      orders: core.orders.list().map((order) => ({
-        ...orderResponseBody(order),
-        version: order.version,
-        owner: order.owner,
-        description: order.description,
-      })),
+      orders: core.orders.list().map(controlView),
     }),
   );
 
   router.post(`${CONTROL_PREFIX}/orders/:uuid/status`, ({ params, body }) => {
     const order = core.orders.find(params.uuid!);
     if (!order) return json(ORDER_NOT_FOUND.body, ORDER_NOT_FOUND.status);
-    const status = objectBody(body)?.status;
+    const { status, from } = objectBody(body) ?? {};
     if (typeof status !== 'string' || !STATUS.test(status))
       return badRequest('status must be an upper-case state name, e.g. PAID');
+    if (from !== undefined && (typeof from !== 'string' || !STATUS.test(from)))
+      return badRequest('from, when given, must be an upper-case state name, e.g. PENDING');
     if (status === ORDER_STATES.refunded && order.version !== 'v2')
       return badRequest('REFUNDED exists only in v2; this order was created on v1', 409);
+    // `from` makes the change conditional, as the payment page's buttons are: a paid order cannot fail.
+    if (from !== undefined && order.status !== from)
+      return json({ error: `the order is ${order.status}, not ${from}`, order: controlView(order) }, 409);
     changeStatus(core, order, status);
-    return json(orderResponseBody(order));
+    return json(controlView(order));
+  });
+
+  router.get(`${CONTROL_PREFIX}/listeners`, () =>
+    json({ listeners: [...core.listeners].map(([id, url]) => ({ id, url })) }),
+  );
+  router.post(`${CONTROL_PREFIX}/listeners`, ({ body }) => {
+    const url = httpAddress(objectBody(body)?.url);
+    if (!url) return badRequest('give {"url": "http://…"}: where to send every status notification');
+    const id = randomUUID();
+    core.listeners.set(id, url);
+    return json({ id, url }, 201);
+  });
+  router.delete(`${CONTROL_PREFIX}/listeners/:id`, ({ params }) =>
+    core.listeners.delete(params.id!) ? json({ removed: true }) : badRequest('no such listener', 404),
+  );
+
+  router.get(`${CONTROL_PREFIX}/openapi.json`, async ({ headers }) => {
+    const { openApiDocument } = await import('./openapi.js');
+    return json(openApiDocument(`http://${headers.host ?? '127.0.0.1'}`));
   });
 
   router.get(`${CONTROL_PREFIX}/clock`, () =>

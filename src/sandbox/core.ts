@@ -21,6 +21,11 @@ export interface SandboxCore {
   forced: ForcedQueue;
   tokens: TokenIssuer;
   notifier: Notifier;
+  /**
+   * Where every status notification goes besides an order's own notification_url: the addresses of
+   * running `payorder sandbox listen` receivers, by the id each was registered under.
+   */
+  listeners: Map<string, string>;
   clock: SandboxClock;
   /** The sandbox's time: the clock's now. */
   now(): Date;

@@ -58,6 +58,7 @@ export function createCore(options: SandboxOptions): SandboxCore {
       backoffMs: options.notifyBackoffMs ?? 200,
       now: () => core.now(),
     }),
+    listeners: new Map(),
     clock: new SandboxClock(),
     now: () => core.clock.now(),
   };

@@ -1,5 +1,6 @@
 /**
- * Changing an order's status: the one place that also tells the merchant's notification_url.
+ * Changing an order's status: the one place that also tells the merchant's notification_url and
+ * every registered listener (`payorder sandbox listen`).
  */
 import { orderResponseBody } from '../contract/schemas.js';
 import type { SandboxCore } from './core.js';
@@ -7,6 +8,9 @@ import type { SandboxOrder } from './orders.js';
 
 export function changeStatus(core: SandboxCore, order: SandboxOrder, status: string): void {
   core.orders.setStatus(order, status, core.now());
-  if (order.notificationUrl)
-    core.notifier.notify(order.notificationUrl, order.uuid, status, orderResponseBody(order));
+  const targets = new Set(core.listeners.values());
+  if (order.notificationUrl) targets.add(order.notificationUrl);
+  if (targets.size === 0) return;
+  const payload = orderResponseBody(order);
+  for (const url of targets) core.notifier.notify(url, order.uuid, status, payload);
 }

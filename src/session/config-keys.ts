@@ -7,7 +7,7 @@ import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
-import { addressesOf, type StoreData } from '../store/profile-data.js';
+import { addressesOf, DEFAULT_PROFILE, type StoreData } from '../store/profile-data.js';
 
 export interface ConfigKey {
   key: string;
@@ -74,7 +74,7 @@ const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
         description: `base address of the ${kind === 'auth' ? 'token' : 'order'} service for ${env} ${version} (payorder appends ${version === 'v1' ? '/1' : '/v2/api'})`,
         get: (data: StoreData) => data.environments?.[env]?.addresses?.[version]?.[kind],
         set: (data: StoreData, value: string | undefined) => {
-          const pair = addressesOf(data, env, version);
+          const pair = addressesOf(data, { profile: DEFAULT_PROFILE, env }, version);
           if (value === undefined) delete pair[kind];
           else pair[kind] = value;
         },

@@ -1,14 +1,20 @@
 /**
  * Which credentials a command uses: the three PAYORDER_ variables when all are set (how CI jobs run,
- * no stored login needed), else, when none is set, the environment's stored login. Some but not all
- * of them set is an error.
+ * no stored login needed), else, when none is set, the login the profile stores for the environment.
+ * Some but not all of them set is an error. A stored login's secret is in the store's file or in the
+ * OS keychain.
  */
 
 import type { Context } from '../context.js';
-import type { EnvName } from '../contract/environments.js';
-import type { Credentials } from '../contract/token.js';
+import type { Account, Credentials } from '../contract/token.js';
 import { CliError, usageError } from '../errors.js';
-import type { StoreData } from '../store/profile-data.js';
+import {
+  describeProfileEnv,
+  type ProfileEnv,
+  profileEnvFlags,
+  type StoreData,
+  storedEnvironment,
+} from '../store/profile-data.js';
 
 export const CREDENTIAL_VARIABLES = [
   'PAYORDER_USERNAME',
@@ -44,21 +50,36 @@ export function credentialsFromEnv(ctx: Context): Credentials | undefined {
   };
 }
 
-export function findCredentials(
-  ctx: Context,
-  data: StoreData,
-  env: EnvName,
-): { credentials: Credentials; source: CredentialSource } | undefined {
-  const fromEnv = credentialsFromEnv(ctx);
-  if (fromEnv) return { credentials: fromEnv, source: 'environment variables' };
-  const stored = data.environments?.[env]?.credentials;
-  return stored ? { credentials: stored, source: 'store' } : undefined;
+/** Where a login's client secret is: a variable, the store's file, or the OS keychain. */
+export type SecretPlace = 'environment variables' | 'file' | 'keychain';
+
+export interface FoundCredentials {
+  /**
+   * The credentials; the secret only when it is at hand (a variable, the file). A secret in the
+   * keychain is read when a token is requested (session/secret-storage.ts), not before.
+   */
+  credentials: Account & { clientSecretId?: string };
+  source: CredentialSource;
+  secretIn: SecretPlace;
 }
 
-export function requireCredentials(ctx: Context, data: StoreData, env: EnvName) {
-  const found = findCredentials(ctx, data, env);
+export function findCredentials(ctx: Context, data: StoreData, at: ProfileEnv): FoundCredentials | undefined {
+  const fromEnv = credentialsFromEnv(ctx);
+  if (fromEnv)
+    return { credentials: fromEnv, source: 'environment variables', secretIn: 'environment variables' };
+  const stored = storedEnvironment(data, at)?.credentials;
+  if (!stored) return undefined;
+  const { username, clientId, clientSecretId } = stored;
+  return stored.secretIn === 'keychain'
+    ? { credentials: { username, clientId }, source: 'store', secretIn: 'keychain' }
+    : { credentials: { username, clientId, clientSecretId }, source: 'store', secretIn: 'file' };
+}
+
+/** The credentials for an environment of a profile (a Target is one); an auth error when there are none. */
+export function requireCredentials(ctx: Context, data: StoreData, at: ProfileEnv): FoundCredentials {
+  const found = findCredentials(ctx, data, at);
   if (found) return found;
-  throw new CliError('auth', `not logged in to ${env}`, {
-    hint: `run payorder login --env ${env}, or set ${CREDENTIAL_VARIABLES.join(', ')}`,
+  throw new CliError('auth', `not logged in to ${describeProfileEnv(at)}`, {
+    hint: `run payorder login ${profileEnvFlags(at)}, or set ${CREDENTIAL_VARIABLES.join(', ')}`,
   });
 }

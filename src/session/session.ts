@@ -1,27 +1,42 @@
 /**
  * A ready-to-use connection to one target: its credentials, its service client and an access token
  * that is cached, shared between parallel processes and renewed when needed. The only path by
- * which payorder obtains, renews and stores tokens (login included).
+ * which payorder obtains, renews and stores tokens (login included). A secret kept in the OS keychain
+ * is read only when a token is requested, so a command with a usable cached token never opens it.
  */
 import { type ServiceClient, type Target, TOKEN_REFUSED } from '../api/service.js';
 import type { Context } from '../context.js';
-import type { Credentials } from '../contract/token.js';
+import type { Account, Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
 import { requireCredentials } from './credentials.js';
+import { storedSecret } from './secret-storage.js';
 import { cachedToken, isUsable, rememberToken } from './token-cache.js';
 
 export class Session {
   /** The token this process uses, so a batch does not read the store for every order. */
   #current: CachedToken | undefined;
+  #secret: Promise<string> | undefined;
 
   constructor(
     private readonly ctx: Context,
     private readonly store: ProfileStore,
     readonly client: ServiceClient,
-    readonly credentials: Credentials,
+    /** Who the tokens are for; the secret comes from `secret`, called at most once. */
+    readonly credentials: Account,
+    private readonly secret: () => Promise<string>,
   ) {}
+
+  /** The credentials with the secret, for a token request: a keychain is read now, once per session. */
+  async withSecret(): Promise<Credentials> {
+    this.#secret ??= this.secret();
+    return {
+      username: this.credentials.username,
+      clientId: this.credentials.clientId,
+      clientSecretId: await this.#secret,
+    };
+  }
 
   get target(): Target {
     return this.client.target;
@@ -48,19 +63,21 @@ export class Session {
 
   /**
    * Proves the credentials with a new token and stores it, together with whatever `alsoStore`
-   * writes in the same update (login stores the credentials only when the token request succeeds).
+   * writes in the same update. `alsoStore` runs only once the token request has succeeded (login
+   * stores the credentials, and puts the secret in the keychain, only then).
    */
-  async renew(alsoStore: (data: StoreData) => void = () => {}): Promise<CachedToken> {
+  async renew(alsoStore: (data: StoreData) => Promise<void> | void = () => {}): Promise<CachedToken> {
     // A failed request throws out of the update, so nothing of it is written.
-    this.#current = await this.store.update((data) => {
-      alsoStore(data);
-      return this.#issue(data);
+    this.#current = await this.store.update(async (data) => {
+      const issued = await this.client.requestToken(await this.withSecret());
+      await alsoStore(data);
+      return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
     });
     return this.#current;
   }
 
   async #issue(data: StoreData): Promise<CachedToken> {
-    const issued = await this.client.requestToken(this.credentials);
+    const issued = await this.client.requestToken(await this.withSecret());
     return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
   }
 
@@ -93,7 +110,13 @@ export async function openSession(
   { credentials, interruptible = true }: SessionOptions = {},
 ): Promise<Session> {
   const store = await ctx.store();
-  const chosen = credentials ?? requireCredentials(ctx, store.read(), target.env).credentials;
-  const client = await ctx.client(target, { secrets: [chosen.clientSecretId], interruptible });
-  return new Session(ctx, store, client, chosen);
+  const chosen = credentials ?? requireCredentials(ctx, store.read(), target).credentials;
+  const { username, clientId, clientSecretId } = chosen;
+  // A secret from the keychain is not known yet: the token request masks it itself.
+  const client = await ctx.client(target, {
+    secrets: clientSecretId === undefined ? [] : [clientSecretId],
+    interruptible,
+  });
+  const secret = () => storedSecret(ctx, target, chosen);
+  return new Session(ctx, store, client, { username, clientId }, secret);
 }

@@ -1,6 +1,8 @@
 /**
- * Which environment, version and addresses a command talks to. Precedence, highest first:
- * flag → PAYORDER_ variable → the stored profile → the stored default → built-in default (stage, v2).
+ * Which profile, environment, version and addresses a command talks to. Precedence, highest first:
+ * flag → PAYORDER_ variable → what the profile stores for the environment → the stored default →
+ * built-in default (profile default, stage, v2). A named profile without addresses of its own for an
+ * environment uses the default profile's: addresses belong to the service, logins to the merchant.
  * v1 warns with the days left until its sunset and is refused after it, by the context's clock.
  */
 import type { Target } from '../api/service.js';
@@ -16,11 +18,32 @@ import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion, daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
 import { CliError, usageError } from '../errors.js';
 import { warn } from '../output/messages.js';
-import type { StoreData } from '../store/profile-data.js';
+import {
+  DEFAULT_PROFILE,
+  PROFILE_NAME,
+  PROFILE_NAME_RULE,
+  type ProfileEnv,
+  type StoreData,
+  storedEnvironment,
+} from '../store/profile-data.js';
 
 export interface TargetFlags {
   env?: string;
   api?: string;
+  profile?: string;
+}
+
+/** The profile: --profile, else PAYORDER_PROFILE, else the default; a name against the rule is refused. */
+export function resolveProfile(ctx: Context, flags: TargetFlags): string {
+  const [given, from] =
+    flags.profile !== undefined
+      ? [flags.profile, '--profile']
+      : ctx.env.PAYORDER_PROFILE
+        ? [ctx.env.PAYORDER_PROFILE, 'PAYORDER_PROFILE']
+        : [DEFAULT_PROFILE, 'the default profile'];
+  if (!PROFILE_NAME.test(given))
+    throw usageError(`${from}: "${given}" is not a profile name; ${PROFILE_NAME_RULE}`, { field: from });
+  return given;
 }
 
 export function resolveEnv(ctx: Context, flags: TargetFlags, data: StoreData): EnvName {
@@ -37,12 +60,14 @@ export function resolveEnv(ctx: Context, flags: TargetFlags, data: StoreData): E
   return env;
 }
 
+/** The version: --api, PAYORDER_API, the one the profile's login chose, the stored default, else v2. */
 export function resolveVersion(ctx: Context, flags: TargetFlags, data: StoreData, env: EnvName): ApiVersion {
+  const profile = resolveProfile(ctx, flags);
   const [given, from] = flags.api
     ? [flags.api, '--api']
     : ctx.env.PAYORDER_API
       ? [ctx.env.PAYORDER_API, 'PAYORDER_API']
-      : [data.environments?.[env]?.api ?? data.defaults?.api ?? 'v2', 'the stored version'];
+      : [storedEnvironment(data, { profile, env })?.api ?? data.defaults?.api ?? 'v2', 'the stored version'];
   const version = given.toLowerCase();
   if (!(API_VERSIONS as readonly string[]).includes(version)) {
     throw usageError(`${from}: unknown API version "${given}"; choose v1 or v2`, { field: from });
@@ -78,19 +103,28 @@ export interface ResolvedAddress {
   from: string;
 }
 
-/** Where an address comes from, for `status` and for the error that names a missing one. */
+/**
+ * Where an address comes from, for `status` and for the error that names a missing one: the
+ * variable, the profile's own address, the default profile's, or the sandbox's default.
+ */
 export function findAddress(
   ctx: Context,
   data: StoreData,
   env: EnvName,
   version: ApiVersion,
   kind: AddressKind,
+  profile: string,
 ): ResolvedAddress | undefined {
   const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
   const override = ctx.env[variable];
   if (override) return { url: override, from: variable };
-  const stored = data.environments?.[env]?.addresses?.[version]?.[kind];
-  if (stored) return { url: stored, from: configKey(env, version, kind) };
+  const own =
+    profile === DEFAULT_PROFILE
+      ? undefined
+      : storedEnvironment(data, { profile, env })?.addresses?.[version]?.[kind];
+  if (own) return { url: own, from: `the ${kind} address of profile ${profile}` };
+  const shared = storedEnvironment(data, { profile: DEFAULT_PROFILE, env })?.addresses?.[version]?.[kind];
+  if (shared) return { url: shared, from: configKey(env, version, kind) };
   return env === 'sandbox' ? { url: SANDBOX_DEFAULT_URL, from: 'the sandbox default' } : undefined;
 }
 
@@ -98,11 +132,11 @@ export function findAddress(
 export function resolveAddress(
   ctx: Context,
   data: StoreData,
-  env: EnvName,
+  at: ProfileEnv,
   version: ApiVersion,
   kind: AddressKind,
 ): string | undefined {
-  return findAddress(ctx, data, env, version, kind)?.url;
+  return findAddress(ctx, data, at.env, version, kind, at.profile)?.url;
 }
 
 export function configKey(env: EnvName, version: ApiVersion, kind: AddressKind): string {
@@ -119,6 +153,7 @@ export function resolveTarget(
   data: StoreData,
   given: Partial<Record<AddressKind, string>> = {},
 ): Target {
+  const profile = resolveProfile(ctx, flags);
   const env = resolveEnv(ctx, flags, data);
   const version = resolveVersion(ctx, flags, data, env);
   checkSunset(ctx, version);
@@ -126,7 +161,7 @@ export function resolveTarget(
     const fromCommand = given[kind];
     if (fromCommand) return fromCommand;
     // Every address is checked where it is used, naming where it came from.
-    const found = findAddress(ctx, data, env, version, kind);
+    const found = findAddress(ctx, data, env, version, kind, profile);
     if (found) return checkBaseUrl(found.from, found.url);
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
     throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
@@ -134,5 +169,5 @@ export function resolveTarget(
       hint: `set it with: payorder config set ${configKey(env, version, kind)} https://… (or ${variable} for one run)`,
     });
   };
-  return { env, version, authBase: address('auth'), checkoutBase: address('checkout') };
+  return { profile, env, version, authBase: address('auth'), checkoutBase: address('checkout') };
 }

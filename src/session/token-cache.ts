@@ -1,19 +1,23 @@
 /**
  * The token cache: which cached token belongs to a request, whether it is still usable, and the
  * one place that writes a token into the store. A token is valid only for what it was issued
- * against, so the key holds all of it: environment (the profile it lives in), API version, auth
- * address, username and client id; and the order address it goes with, so a token is only ever
- * sent to the order service paired with the token service that issued it.
+ * against, so the key holds all of it: profile and environment (where it is kept: the tokens of one
+ * profile are never looked up for another), API version, auth address, username and client id; and
+ * the order address it goes with, so a token is only ever sent to the order service paired with the
+ * token service that issued it.
  */
 import type { Target } from '../api/service.js';
-import type { Credentials, IssuedToken } from '../contract/token.js';
-import { type CachedToken, profileOf, type StoreData } from '../store/profile-data.js';
+import type { Account, IssuedToken } from '../contract/token.js';
+import { type CachedToken, environmentOf, type StoreData, storedEnvironment } from '../store/profile-data.js';
 
 /** Renew this long before the service's expiry, so a token never dies in flight. */
 export const RENEW_EARLY_MS = 60_000;
 
-/** The cache key of a token: version, addresses, username and client id (the environment is the profile). */
-export function tokenKey(target: Target, credentials: Credentials): string {
+/**
+ * The cache key of a token within its profile's environment (target.profile, target.env): version,
+ * addresses, username and client id.
+ */
+export function tokenKey(target: Target, credentials: Account): string {
   return [
     target.version,
     target.authBase,
@@ -29,12 +33,8 @@ export function isUsable(token: CachedToken | undefined, now: Date): token is Ca
 }
 
 /** The cached token for this target and these credentials, usable or not. */
-export function cachedToken(
-  data: StoreData,
-  target: Target,
-  credentials: Credentials,
-): CachedToken | undefined {
-  const token = data.environments?.[target.env]?.tokens?.[tokenKey(target, credentials)];
+export function cachedToken(data: StoreData, target: Target, credentials: Account): CachedToken | undefined {
+  const token = storedEnvironment(data, target)?.tokens?.[tokenKey(target, credentials)];
   return token && typeof token.accessToken === 'string' && typeof token.expiresAt === 'string'
     ? token
     : undefined;
@@ -47,13 +47,13 @@ export function cachedToken(
 export function rememberToken(
   data: StoreData,
   target: Target,
-  credentials: Credentials,
+  credentials: Account,
   issued: IssuedToken,
   now: Date,
 ): CachedToken {
-  const profile = profileOf(data, target.env);
+  const stored = environmentOf(data, target);
   const tokens: Record<string, CachedToken> = {};
-  for (const [key, token] of Object.entries(profile.tokens ?? {}))
+  for (const [key, token] of Object.entries(stored.tokens ?? {}))
     if (token && Date.parse(token.expiresAt) > now.getTime()) tokens[key] = token;
   const token: CachedToken = {
     accessToken: issued.accessToken,
@@ -61,6 +61,6 @@ export function rememberToken(
     clientId: credentials.clientId,
   };
   tokens[tokenKey(target, credentials)] = token;
-  profile.tokens = tokens;
+  stored.tokens = tokens;
   return token;
 }

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { OUTPUT_FORMATS } from '../output/formats.js';
+import { PROFILE_NAME, PROFILE_NAME_RULE } from './profile-data.js';
 
 const text = z.string();
 const filled = z.string().check(z.minLength(1));
@@ -15,19 +16,39 @@ const addresses = z.object({ auth: z.optional(text), checkout: z.optional(text) 
 
 const cachedToken = z.object({ accessToken: text, expiresAt: text, clientId: text });
 
-const profile = z.object({
-  credentials: z.optional(z.object({ username: filled, clientId: filled, clientSecretId: filled })),
+// The secret is in the file unless the login put it in the keychain: then the file has none.
+const credentials = z
+  .object({
+    username: filled,
+    clientId: filled,
+    clientSecretId: z.optional(filled),
+    secretIn: z.optional(z.literal('keychain')),
+  })
+  .check(
+    z.refine((stored) => stored.secretIn === 'keychain' || stored.clientSecretId !== undefined, {
+      path: ['clientSecretId'],
+    }),
+  );
+
+const environment = z.object({
+  credentials: z.optional(credentials),
   api: z.optional(text),
   addresses: z.optional(z.record(z.string(), addresses)),
   tokens: z.optional(z.record(z.string(), cachedToken)),
   loggedInAt: z.optional(text),
 });
 
+const environments = z.optional(z.record(z.string(), environment));
+
+// A named profile's name is checked too: one that --profile could never select is a damaged file.
+const profileName = z.string().check(z.regex(PROFILE_NAME));
+
 const storeSchema = z.object({
   defaults: z.optional(
     z.object({ env: z.optional(text), api: z.optional(text), output: z.optional(z.enum(OUTPUT_FORMATS)) }),
   ),
-  environments: z.optional(z.record(z.string(), profile)),
+  environments,
+  profiles: z.optional(z.record(profileName, z.object({ environments }))),
 });
 
 /** What is wrong with a parsed store, in one line ("environments.stage.credentials.clientId is missing"); undefined if nothing. */
@@ -55,6 +76,9 @@ function describeIssue(issue: Issue, data: unknown): string {
       return `${where} must be one of ${issue.values.map(String).join(', ')}`;
     case 'too_small':
       return `${where} must not be empty`;
+    // Only the profiles' names are keys with a rule.
+    case 'invalid_key':
+      return `${where} is not a profile name; ${PROFILE_NAME_RULE}`;
     default:
       return `${where} is not valid`;
   }

@@ -154,6 +154,7 @@ describe('maskedRequest', () => {
 
 describe('ServiceClient.dryRunCreateOrder', () => {
   const target: Target = {
+    profile: 'default',
     env: 'sandbox',
     version: 'v2',
     authBase: SANDBOX_DEFAULT_URL,

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONCURRENCY, parseConcurrency, parseOutputOptions, wholeNumber } from '../../src/cli/options.js';
+import {
+  duration,
+  MAX_CONCURRENCY,
+  parseConcurrency,
+  parseOutputOptions,
+  parseWaitOptions,
+  wholeNumber,
+} from '../../src/cli/options.js';
 import { type CliError, EXIT } from '../../src/errors.js';
 import { OUTPUT_FORMATS } from '../../src/output/formats.js';
 import { runInProcess } from '../helpers/context.js';
@@ -130,5 +137,44 @@ describe('parseOutputOptions', () => {
         headers: false,
       },
     );
+  });
+});
+
+describe('duration and --wait', () => {
+  const timeout = duration('--timeout', 1, 24 * 3600);
+
+  it.each([
+    ['30s', 30_000],
+    ['10m', 600_000],
+    ['1h', 3_600_000],
+    ['1h30m', 5_400_000],
+    ['2m5s', 125_000],
+    ['24h', 86_400_000],
+  ])('%s is %i ms', (value, ms) => {
+    expect(timeout(value)).toBe(ms);
+  });
+
+  it.each([
+    ['30', '--timeout: needs a unit like 30s, 10m or 1h30m, got "30"'],
+    ['', '--timeout: must be a duration like 30s, 10m or 1h30m, got ""'],
+    ['10 m', '--timeout: must be a duration like 30s, 10m or 1h30m, got "10 m"'],
+    ['5m1h', '--timeout: must be a duration like 30s, 10m or 1h30m, got "5m1h"'],
+    ['-5s', '--timeout: must be a duration like 30s, 10m or 1h30m, got "-5s"'],
+    ['0s', '--timeout: must be from 1s to 24h, got "0s"'],
+    ['25h', '--timeout: must be from 1s to 24h, got "25h"'],
+  ])('%j is refused, naming the flag', (value, message) => {
+    expect(shown(refusal(() => timeout(value)))).toEqual({
+      kind: 'usage',
+      exitCode: EXIT.usage,
+      message,
+      field: '--timeout',
+    });
+  });
+
+  it('--wait waits 10 minutes unless --timeout says otherwise; --timeout alone is refused', () => {
+    expect(parseWaitOptions({})).toBeUndefined();
+    expect(parseWaitOptions({ wait: true })).toEqual({ timeoutMs: 600_000 });
+    expect(parseWaitOptions({ wait: true, timeout: '30s' })).toEqual({ timeoutMs: 30_000 });
+    expect(refusal(() => parseWaitOptions({ timeout: '30s' })).message).toBe('--timeout goes with --wait');
   });
 });

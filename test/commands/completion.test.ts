@@ -62,6 +62,32 @@ const CASES: Array<[string[], string[], string[]]> = [
   [['payorder', 'order', 'create', '-o', ''], ['table', 'json', 'ndjson', 'tsv'], []],
   [['payorder', 'login', '--api', ''], ['v1', 'v2'], []],
   [['payorder', 'completion', ''], ['bash', 'zsh', 'fish', 'powershell'], []],
+  // Config keys for the key, and nothing of them for the value that follows it.
+  [
+    ['payorder', 'config', 'set', ''],
+    ['default-env', 'default-output', 'stage.v2.auth-url', 'sandbox.v2.checkout-url'],
+    ['get', '--debug'],
+  ],
+  [
+    ['payorder', 'config', 'set', 'sand'],
+    ['sandbox.v2.checkout-url', 'sandbox.v1.auth-url'],
+    ['stage.v2.auth-url'],
+  ],
+  [['payorder', 'config', 'set', '--quiet', 'default-o'], ['default-output'], []],
+  [['payorder', 'config', 'set', 'default-env', ''], [], ['default-env', 'stage.v2.auth-url']],
+  [['payorder', 'config', 'get', ''], ['default-api', 'production.v1.checkout-url'], []],
+  [
+    ['payorder', 'config', 'unset', 'stage.v'],
+    ['stage.v1.auth-url', 'stage.v2.checkout-url'],
+    ['default-env'],
+  ],
+  // The sandbox's own commands, and a subcommand's own options.
+  [['payorder', 'sandbox', ''], ['pay', 'fail', 'refund', 'orders', 'listen'], ['--port']],
+  [
+    ['payorder', 'sandbox', 'listen', '--'],
+    ['--forward-to', '--port'],
+    ['--openapi', '--state'],
+  ],
 ];
 
 describe('in real shells', () => {
@@ -75,6 +101,14 @@ describe('in real shells', () => {
       const got = stdout.split('\n');
       for (const word of offered) expect(got).toContain(word);
       for (const word of notOffered) expect(got).not.toContain(word);
+    });
+
+    it('files for every migrate-check path, after options and their values too', async () => {
+      const { stdout } = await execa('bash', [
+        '-c',
+        `cd '${ROOT}'; source '${script(FILES.bash)}'; COMP_WORDS=(payorder migrate-check --format sarif README.md test/demo/or); COMP_CWORD=5; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ]);
+      expect(stdout).toBe('test/demo/orders.ndjson');
     });
 
     it('files for --input', async () => {
@@ -130,5 +164,10 @@ words=(${quoted}); CURRENT=${words.length}; _payorder; true`;
     for (const path of ['', 'order', 'order create', 'order get', 'config set', 'migrate-check', 'sandbox'])
       expect(text).toContain(`'${path}' = @{`);
     expect(text).toContain("'--env' = 'choices production stage test sandbox'");
+    // config set: its key from the config keys, its value free; migrate-check: files, as many as given.
+    expect(text).toMatch(
+      /'config set' = @\{.*Args = @\('choices default-env default-api default-output production\.v1\.auth-url [^']*', 'any'\); Variadic = \$false \}/,
+    );
+    expect(text).toMatch(/'migrate-check' = @\{.*Args = @\('files'\); Variadic = \$true \}/);
   });
 });

@@ -23,7 +23,11 @@ const COMMANDS = [
   ['order', 'get'],
   ['migrate-check'],
   ['completion'],
+  ['man'],
   ['sandbox'],
+  ['sandbox', 'pay'],
+  ['sandbox', 'orders'],
+  ['sandbox', 'listen'],
 ];
 const ESC = '\u001b[';
 
@@ -57,6 +61,32 @@ describe('help', () => {
   it.each(COMMANDS)('help snapshot: payorder %s', async (...command) => {
     const result = await run([...command, '--help']);
     expect(result.stdout).toMatchSnapshot();
+  });
+
+  it.each(['order create', 'order get', 'config set', 'order'])(
+    'payorder help %s shows the help of that command',
+    async (words) => {
+      const command = words.split(' ');
+      const asked = await run(['help', ...command]);
+      const flag = await run([...command, '--help']);
+      expect(asked.exitCode).toBe(0);
+      expect(asked.stdout).toMatch(new RegExp(`^Usage: payorder ${command.join(' ')} `));
+      expect(asked).toEqual(flag);
+    },
+  );
+
+  it('payorder help with a word that names no command refuses it with a suggestion', async () => {
+    expect(await run(['help', 'order', 'creat'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: unknown command 'creat'\n(Did you mean create?)\n(run with --help for usage)\n",
+    });
+    expect(await run(['help', 'ordr'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "error: unknown command 'ordr'\n(Did you mean order?)\n(run with --help for usage)\n",
+    });
+    expect((await run(['help'])).stdout).toBe((await run(['--help'])).stdout);
   });
 
   it('shows defaults', async () => {

@@ -14,6 +14,7 @@ import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp, unusedPort } from '../hel
 const e2e = useE2E();
 const storeExists = () => existsSync(e2e.storeFile());
 const sandbox = (version: ApiVersion = 'v2'): Target => ({
+  profile: 'default',
   env: 'sandbox',
   version,
   authBase: e2e.sb.url,
@@ -54,12 +55,14 @@ describe('payorder login', () => {
     });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
+      profile: 'default',
       env: 'sandbox',
       api: 'v2',
       username: SHOP.username,
       client_id: SHOP.clientId,
       token_expires_at: new Date(Date.parse(now) + e2e.sb.sandbox.core.tokenTtlSeconds * 1000).toISOString(),
       store: e2e.storeFile(),
+      secret_storage: 'file',
     });
   });
 

@@ -134,6 +134,18 @@ describe('payorder sandbox (the command)', () => {
     });
   });
 
+  it('--help lists the commands that drive a running sandbox, beside the options that start one', async () => {
+    const { exitCode, stdout } = await runInProcess(['sandbox', '--help'], { env: { HOME: tempDir() } });
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^Usage: payorder sandbox \[options\] \[command\]\n/);
+    const commands = stdout.split('Commands:\n')[1]!.split('\n\n')[0]!;
+    expect(commands.split('\n').map((line) => line.trim().split(/\s/)[0])).toEqual(
+      expect.arrayContaining(['pay', 'fail', 'refund', 'orders', 'listen']),
+    );
+    expect(stdout).toContain('--port <n>');
+    expect(stdout).toContain('--openapi');
+  });
+
   it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1'])('%s is loopback: no warning', (host) => {
     expect(isLoopback(host)).toBe(true);
   });

@@ -29,12 +29,19 @@ describe('payorder status', () => {
   it('shows the login without secret or token, and exits 4 when not logged in', async () => {
     const none = await e2e.run(['status', '--env', 'sandbox', '--json']);
     expect(none.exitCode).toBe(4);
+    expect(JSON.parse(none.stdout)).toMatchObject({
+      current: 'sandbox',
+      profile: 'default',
+      profiles: ['default'],
+    });
     expect(JSON.parse(none.stdout).environments).toEqual([
       {
+        profile: 'default',
         env: 'sandbox',
         current: true,
         logged_in: false,
         credentials_source: null,
+        secret_storage: null,
         username: null,
         client_id: null,
         api: 'v2',
@@ -69,10 +76,12 @@ describe('payorder status', () => {
       ['sandbox', true],
     ]);
     expect(report.environments[1]).toEqual({
+      profile: 'default',
       env: 'sandbox',
       current: false,
       logged_in: true,
       credentials_source: 'store',
+      secret_storage: 'file',
       username: SHOP.username,
       client_id: SHOP.clientId,
       api: 'v2',
@@ -104,7 +113,7 @@ describe('payorder status', () => {
         `store ${e2e.storeFile()}`,
         '',
         'sandbox (current)',
-        `  ✓ logged in as ${SHOP.username}, client id ${SHOP.clientId} (from store)`,
+        `  ✓ logged in as ${SHOP.username}, client id ${SHOP.clientId} (from store; client secret in the store file)`,
         '  api v2',
         `  v1: auth ${e2e.sb.url}, checkout ${e2e.sb.url}`,
         `  v2: auth ${e2e.sb.url}, checkout ${e2e.sb.url}; token 20 h 30 min left`,

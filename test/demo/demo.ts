@@ -1,6 +1,8 @@
 /**
  * `npm run demo`: payorder's main jobs, end to end, against a local sandbox on a free port, in a
- * throw-away config folder. Shows what a person sees, then stops the sandbox.
+ * throw-away config folder. Shows what a person sees, then stops the sandbox: the steps a person
+ * reads run on a pseudo-terminal (`script`, 100 columns), so they show tables and colors as in a
+ * terminal even when the demo's own output is piped; the steps a script would run stay piped.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,21 +30,47 @@ const env = {
   PAYORDER_CHECKOUT_URL: url,
 };
 
+/** Whether util-linux `script` is here to give the person-facing steps a pseudo-terminal. */
+const TERMINAL = spawnSync('script', ['-qefc', 'true', '/dev/null'], { stdio: 'ignore' }).status === 0;
+
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs one step and shows it. `capture` steps are what a script runs (`$(payorder … --field uuid)`):
+ * piped, and their output returned. The others run on a pseudo-terminal, as a person sees them.
+ */
 function step(title: string, args: string[], options: { capture?: boolean } = {}): string {
   process.stdout.write(
     `\n\u001b[1m── ${title}\u001b[0m\n$ payorder ${args.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}\n`,
   );
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    env,
-    stdio: ['ignore', options.capture ? 'pipe' : 'inherit', 'inherit'],
-    encoding: 'utf8',
-  });
-  if (options.capture) process.stdout.write(result.stdout);
-  return options.capture ? result.stdout : '';
+  if (options.capture || !TERMINAL) {
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      env,
+      stdio: ['ignore', options.capture ? 'pipe' : 'inherit', 'inherit'],
+      encoding: 'utf8',
+    });
+    if (options.capture) process.stdout.write(result.stdout);
+    return options.capture ? result.stdout : '';
+  }
+  const line = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const result = spawnSync(
+    'script',
+    ['-qefc', `stty cols 100 rows 50 2>/dev/null; exec ${line}`, '/dev/null'],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    },
+  );
+  // A terminal ends its lines with CR LF; the demo's reader may be a file or a pipe.
+  process.stdout.write(result.stdout.replace(/\r\n/g, '\n'));
+  return '';
 }
 
 try {
   process.stdout.write(`payorder demo: sandbox at ${url}, config in a temporary folder\n`);
+  if (!TERMINAL)
+    process.stdout.write('(no util-linux `script` here: the steps show what a pipe gets, not a terminal)\n');
   step('Log in to the sandbox (its documented test account)', ['login', '--env', 'sandbox']);
   step('Create an order on v2 (the amount is converted to cents exactly)', [
     'order',
@@ -102,14 +130,8 @@ try {
     ],
     { capture: true },
   ).trim();
-  await fetch(`${url}/pay/${v2}/pay`, { method: 'POST', redirect: 'manual' });
-  step('Look both up: the v2 one was just paid on the sandbox payment page', [
-    'order',
-    'get',
-    v2,
-    '--env',
-    'sandbox',
-  ]);
+  step('Pay the v2 order in the sandbox, as its payment page’s Pay button does', ['sandbox', 'pay', v2]);
+  step('Look both up: the v2 one is paid now', ['order', 'get', v2, '--env', 'sandbox']);
   step('A v1 order by its id', ['order', 'get', v1, '--env', 'sandbox', '--api', 'v1']);
   step('A small batch from NDJSON, one result per line (one line is bad on purpose)', [
     'order',
@@ -134,6 +156,7 @@ try {
     'tsv',
   ]);
   step('Where am I logged in?', ['status', '--env', 'sandbox']);
+  step('Every order the sandbox holds', ['sandbox', 'orders']);
 } finally {
   sandbox.kill('SIGTERM');
   rmSync(config, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { buildContext, type Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
+import type { KeychainAccess } from '../../src/store/keychain.js';
 
 export interface TestContextOptions {
   stdoutIsTTY?: boolean;
@@ -14,11 +15,15 @@ export interface TestContextOptions {
   columns?: number;
   /** Fixes the clock; otherwise PAYORDER_NOW in `env`, else real time. */
   now?: Date;
+  /** The clock and the sleep of the test's own time (see virtualTime), instead of `now`. */
+  time?: { clock: () => Date; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
   env?: Record<string, string | undefined>;
   /** What stdin holds (it ends after it); empty by default. */
   stdin?: string | Readable;
   /** Aborting it is Ctrl-C. */
   signal?: AbortSignal;
+  /** The keychain payorder sees; by default the OS keychain as `env` reaches it (none on Linux without a D-Bus address). */
+  keychain?: KeychainAccess;
 }
 
 export interface TestContext {
@@ -53,6 +58,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     env: { ...options.env },
     signal: options.signal ?? new AbortController().signal,
     ...(options.now ? { clock: () => options.now! } : {}),
+    ...(options.time ?? {}),
+    ...(options.keychain ? { keychain: () => Promise.resolve(options.keychain!) } : {}),
   });
   return { ctx, stdout: out.text, stderr: err.text };
 }
@@ -70,4 +77,24 @@ export async function runInProcess(args: string[], options: TestContextOptions =
   // Let the captured streams deliver what was written last.
   await new Promise((resolve) => setImmediate(resolve));
   return { exitCode, stdout: stdout(), stderr: stderr() };
+}
+
+/**
+ * A time of the test's own that moves only when payorder sleeps: a sleep of ten minutes returns at
+ * once with the clock ten minutes on. `onSleep` runs before each sleep returns (say, to pay an order
+ * after the second poll); `slept` lists every sleep asked for, in milliseconds.
+ */
+export function virtualTime(start: Date, onSleep: (count: number) => Promise<void> | void = () => {}) {
+  let now = start.getTime();
+  const slept: number[] = [];
+  return {
+    slept,
+    clock: () => new Date(now),
+    async sleep(ms: number, signal?: AbortSignal) {
+      signal?.throwIfAborted();
+      slept.push(ms);
+      now += ms;
+      await onSleep(slept.length);
+    },
+  };
 }

@@ -33,7 +33,13 @@ export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
      * the test fails when there is none.
      */
     cachedToken(version: ApiVersion = 'v2', url = sb.url): CachedToken {
-      const target = { env: 'sandbox', version, authBase: url, checkoutBase: url } as const;
+      const target = {
+        profile: 'default',
+        env: 'sandbox',
+        version,
+        authBase: url,
+        checkoutBase: url,
+      } as const;
       const token = cachedToken(state.store(), target, SHOP);
       expect(token, `a ${version} token cached for the sandbox at ${url}`).toEqual({
         accessToken: expect.stringMatching(new RegExp(`^${JWT.source}$`)),

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { API_VERSIONS, type ApiVersion } from '../../src/contract/versions.js';
 import { EXIT } from '../../src/errors.js';
 import {
+  checkField,
+  checkGivenFields,
   columnName,
   draftFrom,
   FIELD_ALIASES,
@@ -9,6 +11,7 @@ import {
   type FieldNamer,
   fieldNamed,
   flagName,
+  missingFields,
   type OrderFields,
 } from '../../src/orders/draft.js';
 import { refusal } from '../helpers/refusal.js';
@@ -231,5 +234,46 @@ describe('draftFrom', () => {
 
   it('checks the amount first, so an empty line names the amount', () => {
     expect(draftRefusal({}).message).toBe('amount: is required (a decimal in major units, e.g. 12.50)');
+  });
+});
+
+describe('one field at a time: what a form checks as a person types', () => {
+  it('names the required fields not given at all; amount_cents stands for amount', () => {
+    expect(missingFields({})).toEqual(['amount', 'description', 'success', 'fail']);
+    expect(missingFields({ amount_cents: '100', fail: KO })).toEqual(['description', 'success']);
+    expect(missingFields({ ...base, description: '' })).toEqual([]);
+  });
+
+  // Every value is checked alone and inside whole fields: the same refusal, word for word.
+  it.each([
+    ['amount', '1.999'],
+    ['amount', '0'],
+    ['amount', ''],
+    ['description', '  '],
+    ['description', 'x'.repeat(1001)],
+    ['success', 'ftp://shop.example/ok'],
+    ['fail', 'shop.example/ko'],
+  ] as const)('refuses %s %j with the message draftFrom gives', (field, value) => {
+    const alone = refusal(() => checkField(field, value, flagName), `checkField accepted ${value}`);
+    expect(alone.message).toBe(draftRefusal({ ...base, [field]: value }, 'v2', flagName).message);
+  });
+
+  it.each([
+    ['amount', '12.50'],
+    ['description', 'Boots, size 42'],
+    ['success', OK],
+    ['fail', KO],
+  ] as const)('accepts %s %j', (field, value) => {
+    expect(() => checkField(field, value, columnName)).not.toThrow();
+  });
+
+  it('checks what was given, the optional fields too, and leaves the missing ones for the form', () => {
+    expect(() => checkGivenFields({ description: 'Tea' }, 'v2', flagName)).not.toThrow();
+    expect(refusal(() => checkGivenFields({ amount: 'ten' }, 'v2', flagName), 'accepted').message).toMatch(
+      /^--amount: /,
+    );
+    expect(
+      refusal(() => checkGivenFields({ external_reference: 'W-1' }, 'v1', flagName), 'accepted').message,
+    ).toBe('--external-reference: exists only in API v2 (use --api v2)');
   });
 });

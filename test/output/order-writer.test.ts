@@ -8,7 +8,13 @@ import type { Order } from '../../src/contract/schemas.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { CliError } from '../../src/errors.js';
 import type { OutputFormat, OutputOptions } from '../../src/output/formats.js';
-import { type BatchRecord, createOrderWriter, type WriterShape } from '../../src/output/order-writer.js';
+import {
+  type BatchRecord,
+  createOrderWriter,
+  type LookupMiss,
+  type WriterShape,
+} from '../../src/output/order-writer.js';
+import { textWidth } from '../../src/output/text-width.js';
 import { testContext } from '../helpers/context.js';
 
 const LINK_V2 = 'https://pay.example/p/3f0c6a1e';
@@ -119,20 +125,29 @@ const tsv = (rows: string[][]) => rows.map((row) => `${row.join('\t')}\n`).join(
 interface Written {
   orders?: Array<[Order, string]>;
   records?: Array<[BatchRecord, string?]>;
+  /** A lookup's results: an order with its body and the id it was looked up by, or a miss. */
+  lookups?: Array<[Order, string, string] | LookupMiss>;
 }
 
 /** Writes orders (or batch records) through a writer and returns stdout once it has ended. */
 async function write(
   format: OutputFormat,
   shape: WriterShape,
-  { orders = [], records = [] }: Written,
+  { orders = [], records = [], lookups = [] }: Written,
   flags: Partial<OutputOptions> = {},
-  { color = false } = {},
+  { color = false, columns }: { color?: boolean; columns?: number } = {},
 ): Promise<string> {
-  const { ctx, stdout } = testContext({ stdoutIsTTY: color });
+  const { ctx, stdout } = testContext({
+    stdoutIsTTY: color || columns !== undefined,
+    columns,
+    env: color ? {} : { NO_COLOR: '1' },
+  });
   const writer = createOrderWriter(ctx, { raw: false, headers: true, ...flags }, format, shape);
   expect(writer.format).toBe(format);
   for (const [order, raw] of orders) writer.order(order, raw);
+  for (const lookup of lookups)
+    if (Array.isArray(lookup)) writer.order(...lookup);
+    else writer.miss(lookup);
   for (const [record, raw] of records) writer.record(record, raw);
   await writer.end();
   return stdout();
@@ -273,31 +288,34 @@ describe('table', () => {
     );
   });
 
-  it('many orders: one table at the end, a row each, in the order they came', async () => {
-    const lines = (await write('table', MANY, { orders: both })).trimEnd().split('\n');
-    const cells = (line: string) =>
-      line
-        .split('│')
-        .map((cell) => cell.trim())
-        .filter((cell) => cell !== '');
-    const rows = lines.filter((line) => line.startsWith('│')).map(cells);
-    expect(rows).toEqual([
-      ['uuid', 'status', 'amount', 'api', 'payment link'],
-      [V2.uuid, 'PENDING', '12.50', 'v2', LINK_V2],
-      [V1.uuid, 'PAID', '5.00', 'v1', LINK_V1],
-    ]);
+  it('many orders: one borderless table at the end, a row each, in the order they came', async () => {
+    expect(await write('table', MANY, { orders: both })).toBe(
+      [
+        'UUID                                  STATUS   AMOUNT  API  PAYMENT LINK',
+        `${V2.uuid}  PENDING   12.50  v2   ${LINK_V2}`,
+        `${V1.uuid}  PAID       5.00  v1   ${LINK_V1}`,
+        '',
+      ].join('\n'),
+    );
     expect(await write('table', MANY, {})).toBe('');
   });
 
-  it('batch: a line per result as it comes, with what became of it', async () => {
-    expect(await write('table', BATCH, { records: batch })).toBe(
+  it('batch: a line per result as it comes, aligned; an error goes whole on lines of its own below', async () => {
+    expect(await write('table', BATCH, { records: batch }, {}, { columns: 80 })).toBe(
       [
-        `line 2  ✓  12.50  PENDING  ${LINK_V2}`,
-        `line 3  ✗  1.234 "Gift\\twrap" INV-43  ${failure.message}`,
-        `line 4  ↷ already created  5.00  PAID  ${LINK_V1}`,
-        `line 5  ? outcome unknown  ${lost.message}`,
+        `line 2     ✓ created     12.50  PENDING   ${LINK_V2}`,
+        // On a terminal the tab is shown as \t before the description is quoted.
+        'line 3     ✗ failed      1.234            "Gift\\\\twrap" INV-43',
+        `           ${failure.message}`,
+        `line 4     ↷ skipped      5.00  PAID      ${LINK_V1}`,
+        'line 5     ? unknown',
+        '           outcome unknown: the request reached http://x but no answer came back',
         '',
       ].join('\n'),
+    );
+    // Not on a terminal (-o table | less), a result is one line, however long.
+    expect((await write('table', BATCH, { records: batch })).split('\n')[1]).toBe(
+      `line 3     ✗ failed      1.234            "Gift\\twrap" INV-43  ${failure.message}`,
     );
   });
 
@@ -345,5 +363,120 @@ describe('--field and --raw, whatever the format', () => {
 
   it('--raw in a batch: only the lines that have a body', async () => {
     expect(await write('json', BATCH, { records: batch }, { raw: true })).toBe(`${RAW_V2.trim()}\n`);
+  });
+});
+
+/** A v2 order of the sandbox: its payment link is 62 columns wide. */
+const LONG_LINK = 'http://127.0.0.1:4010/pay/3f0c6a1e-8d2b-4f7a-9c1e-2b6d5a4e7f10';
+const SANDBOX_V2: Order = { ...V2, links: { ...V2.links, checkout: LONG_LINK } };
+const MISSING: LookupMiss = {
+  input: 'missing-one',
+  outcome: 'not_found',
+  order: null,
+  error: new CliError('not_found', 'order missing-one not found on sandbox (v2)').toJSON().error,
+};
+const LOOKUPS: Written['lookups'] = [
+  [SANDBOX_V2, RAW_V2, SANDBOX_V2.uuid],
+  MISSING,
+  [V1, RAW_V1, '9a8b7c6d5e4f3a2b'],
+];
+
+const widest = (text: string) => Math.max(...text.split('\n').map(textWidth));
+
+describe('the terminal width', () => {
+  it('60 columns, many orders: the least important columns give way, uuid and status stay whole', async () => {
+    const table = await write('table', MANY, { lookups: LOOKUPS }, {}, { columns: 60 });
+    expect(table).toBe(
+      [
+        'UUID                                  STATUS     AMOUNT',
+        `${V2.uuid}  PENDING     12.50`,
+        'missing-one                           not found',
+        `${V1.uuid}  PAID         5.00`,
+        '',
+      ].join('\n'),
+    );
+    expect(widest(table)).toBeLessThanOrEqual(60);
+  });
+
+  it('80 columns, many orders: the payment link is cut with …', async () => {
+    const table = await write('table', MANY, { lookups: LOOKUPS }, {}, { columns: 80 });
+    expect(table.split('\n')).toEqual([
+      'UUID                                  STATUS     AMOUNT  API  PAYMENT LINK',
+      `${V2.uuid}  PENDING     12.50  v2   http://127.0.0.1:…`,
+      'missing-one                           not found',
+      `${V1.uuid}  PAID         5.00  v1   https://pay.examp…`,
+      '',
+    ]);
+    expect(widest(table)).toBeLessThanOrEqual(80);
+  });
+
+  it.each([30, 45, 60, 80, 100])('%i columns: no line of a batch is wider', async (columns) => {
+    const long = { ...RECORDS[0]!, order: SANDBOX_V2 };
+    const lines = await write('table', BATCH, { records: [[long], ...batch] }, {}, { columns });
+    // Below the fixed columns of a batch line (42), only those are wider.
+    expect(widest(lines)).toBeLessThanOrEqual(Math.max(columns, 42));
+    // Errors are wrapped, never cut.
+    expect(lines.replace(/\s+/g, ' ')).toContain(failure.message);
+  });
+
+  it('60 columns, one order: values are cut but the uuid and the status; the payment link says where it is whole', async () => {
+    const view = await write('table', SINGLE, { orders: [[SANDBOX_V2, RAW_V2]] }, {}, { columns: 60 });
+    expect(widest(view)).toBeLessThanOrEqual(60);
+    expect(view).toContain(`uuid                ${V2.uuid}\n`);
+    expect(view).toContain('status              PENDING\n');
+    expect(view).toContain('id                  /v2/api/orders/3f0c6a1e-8d2b-4f7a-9c1e-…\n');
+    expect(view.split('\n').slice(-3)).toEqual([
+      'payment link (cut to fit: --field links.checkout prints it)',
+      'http://127.0.0.1:4010/pay/3f0c6a1e-8d2b-4f7a-9c1e-2b6d5a4e7…',
+      '',
+    ]);
+    // Where it fits, it is whole.
+    const wide = await write('table', SINGLE, { orders: [[SANDBOX_V2, RAW_V2]] }, {}, { columns: 80 });
+    expect(wide.split('\n').slice(-3)).toEqual(['payment link', LONG_LINK, '']);
+  });
+
+  it('wide characters count twice, and a cut never splits one', async () => {
+    const wide = { ...V2, external_reference: '注文番号-二〇二六年十二月三十一日-東京都千代田区' };
+    const view = await write('table', SINGLE, { orders: [[wide, '']] }, {}, { columns: 60 });
+    expect(widest(view)).toBeLessThanOrEqual(60);
+    expect(view).toContain('external reference  注文番号-二〇二六年十二月三十一日-東京…\n');
+  });
+});
+
+describe('a lookup: every id gets a row, in input order, in every format', () => {
+  it('JSON and NDJSON: an id that gave no order is {input, outcome, order: null, error}', async () => {
+    const json = JSON.parse(await write('json', MANY, { lookups: LOOKUPS }));
+    expect(json.map((row: any) => row.uuid ?? row.input)).toEqual([V2.uuid, 'missing-one', V1.uuid]);
+    expect(json[1]).toEqual({
+      input: 'missing-one',
+      outcome: 'not_found',
+      order: null,
+      error: expect.objectContaining({ kind: 'not_found', exit_code: 1 }),
+    });
+    const ndjson = (await write('ndjson', MANY, { lookups: LOOKUPS })).trimEnd().split('\n');
+    expect(ndjson.map((line) => JSON.parse(line))).toEqual(json);
+    expect(JSON.parse(await write('json', SINGLE, { lookups: [MISSING] }))).toEqual(json[1]);
+  });
+
+  it('TSV: the input, the outcome and the error follow the order columns', async () => {
+    expect(await write('tsv', { ...MANY, lookup: true }, { lookups: LOOKUPS })).toBe(
+      tsv([
+        [...TSV_HEADER, 'input', 'outcome', 'error'],
+        [...TSV_V2.slice(0, -1), LONG_LINK, V2.uuid, 'found', ''],
+        [...EMPTY_ORDER, 'missing-one', 'not_found', MISSING.error.message],
+        [...TSV_V1, '9a8b7c6d5e4f3a2b', 'found', ''],
+      ]),
+    );
+  });
+
+  it('--field and --raw: an empty line for it', async () => {
+    expect(await write('json', MANY, { lookups: LOOKUPS }, { field: 'status' })).toBe('PENDING\n\nPAID\n');
+    expect(await write('tsv', MANY, { lookups: LOOKUPS }, { raw: true })).toBe(
+      `${RAW_V2.trim()}\n\n${RAW_V1}\n`,
+    );
+  });
+
+  it('one id alone on a terminal: nothing on stdout, its error says it', async () => {
+    expect(await write('table', SINGLE, { lookups: [MISSING] }, {}, { columns: 80 })).toBe('');
   });
 });

@@ -15,18 +15,20 @@ const ctxWith = (env: Record<string, string | undefined> = {}) => testContext({ 
 
 describe('which credentials a command uses', () => {
   it('the three PAYORDER_ variables win over the stored login', () => {
-    expect(findCredentials(ctxWith(SHOP_ENV), STORED, 'sandbox')).toEqual({
+    expect(findCredentials(ctxWith(SHOP_ENV), STORED, { profile: 'default', env: 'sandbox' })).toEqual({
       credentials: SHOP,
       source: 'environment variables',
+      secretIn: 'environment variables',
     });
   });
 
   it('none of them set (or all empty): the stored login', () => {
     const empty = Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, '']));
     for (const env of [{}, empty])
-      expect(findCredentials(ctxWith(env), STORED, 'sandbox')).toEqual({
+      expect(findCredentials(ctxWith(env), STORED, { profile: 'default', env: 'sandbox' })).toEqual({
         credentials: TEST_ACCOUNT,
         source: 'store',
+        secretIn: 'file',
       });
   });
 
@@ -50,7 +52,9 @@ describe('which credentials a command uses', () => {
   ])('without %s, the others set: a usage error naming it, never the stored login', (unset, message) => {
     for (const value of [undefined, '']) {
       const env = { ...SHOP_ENV, ...Object.fromEntries(unset.map((name) => [name, value])) };
-      const error = refusal(() => findCredentials(ctxWith(env), STORED, 'sandbox'));
+      const error = refusal(() =>
+        findCredentials(ctxWith(env), STORED, { profile: 'default', env: 'sandbox' }),
+      );
       expect([error.kind, error.exitCode, error.message, error.details.field]).toEqual([
         'usage',
         2,
@@ -61,12 +65,12 @@ describe('which credentials a command uses', () => {
   });
 
   it("the stored login is the environment's own", () => {
-    expect(findCredentials(ctxWith(), STORED, 'stage')).toBeUndefined();
+    expect(findCredentials(ctxWith(), STORED, { profile: 'default', env: 'stage' })).toBeUndefined();
   });
 
   it('none at all: an auth error (exit 4) saying how to log in', () => {
     const { kind, exitCode, message, details } = refusal(() =>
-      requireCredentials(ctxWith(), STORED, 'stage'),
+      requireCredentials(ctxWith(), STORED, { profile: 'default', env: 'stage' }),
     );
     expect({ kind, exitCode, message, hint: details.hint }).toEqual({
       kind: 'auth',
@@ -103,7 +107,13 @@ describe('credentials from the environment (CI)', () => {
     expect(JSON.parse(result.stdout).amount).toBe('3.20');
     expect((await journal(e2e.sb.url, 'token')).map((t) => t.body.username)).toEqual([SHOP.username]);
     // The token is cached for the next run; the credentials are not stored.
-    const target = { env: 'sandbox', version: 'v2', authBase: e2e.sb.url, checkoutBase: e2e.sb.url } as const;
+    const target = {
+      profile: 'default',
+      env: 'sandbox',
+      version: 'v2',
+      authBase: e2e.sb.url,
+      checkoutBase: e2e.sb.url,
+    } as const;
     const sandbox = e2e.store().environments?.sandbox;
     expect(sandbox?.credentials).toBeUndefined();
     expect(Object.keys(sandbox?.tokens ?? {})).toEqual([tokenKey(target, SHOP)]);

@@ -91,6 +91,7 @@ describe('the addresses', () => {
       PAYORDER_CHECKOUT_URL: 'https://checkout.override.example.com',
     });
     expect(target).toEqual({
+      profile: 'default',
       env: 'stage',
       version: 'v1',
       authBase: 'https://auth.override.example.com',
@@ -110,6 +111,7 @@ describe('the addresses', () => {
 
   it("the stored profile's addresses, for its version only", () => {
     expect(resolve({ env: 'stage' }, STORE).target).toEqual({
+      profile: 'default',
       env: 'stage',
       version: 'v1',
       authBase: STORED_AUTH,
@@ -127,6 +129,7 @@ describe('the addresses', () => {
 
   it('the built-in default exists for the sandbox only', () => {
     expect(resolve({ env: 'sandbox' }, {}).target).toEqual({
+      profile: 'default',
       env: 'sandbox',
       version: 'v2',
       authBase: SANDBOX_DEFAULT_URL,

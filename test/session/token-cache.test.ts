@@ -13,6 +13,7 @@ import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const TARGET: Target = {
+  profile: 'default',
   env: 'stage',
   version: 'v2',
   authBase: 'https://auth.stage.example.com',
@@ -36,7 +37,8 @@ describe('tokenKey and cachedToken', () => {
     const data: StoreData = {};
     const token = rememberToken(data, TARGET, TEST_ACCOUNT, issued('t1'), NOW);
     expect(cachedToken(data, TARGET, TEST_ACCOUNT)).toEqual(token);
-    expect(cachedToken(data, TARGET, { ...TEST_ACCOUNT, clientSecretId: 'rotated' })).toEqual(token);
+    const rotated: Credentials = { ...TEST_ACCOUNT, clientSecretId: 'rotated' };
+    expect(cachedToken(data, TARGET, rotated)).toEqual(token);
   });
 
   it.each<[string, Partial<Target>, Partial<Credentials>]>([

@@ -26,6 +26,11 @@ describe('a store of the wrong shape is an error naming the path and what is wro
       'environments.stage.credentials.clientSecretId is missing',
     ],
     [
+      'the secret is said to be elsewhere than the keychain',
+      { environments: { stage: { ...login, credentials: { ...SHOP, secretIn: 'vault' } } } },
+      'environments.stage.credentials.secretIn must be one of keychain',
+    ],
+    [
       'a credential is not a string',
       { environments: { stage: { ...login, credentials: { ...SHOP, clientSecretId: 42 } } } },
       'environments.stage.credentials.clientSecretId must be a string, not a number',
@@ -62,6 +67,21 @@ describe('a store of the wrong shape is an error naming the path and what is wro
       },
       'environments.stage.tokens["v2 https://auth.shop.example"].expiresAt is missing',
     ],
+    [
+      "a named profile's login lacks a field",
+      { profiles: { 'shop-b': { environments: { stage: { credentials: { username: SHOP.username } } } } } },
+      'profiles.shop-b.environments.stage.credentials.clientId is missing',
+    ],
+    [
+      'a named profile is not an object',
+      { profiles: { 'shop-b': 'x' } },
+      'profiles.shop-b must be an object, not a string',
+    ],
+    [
+      'a profile name --profile could never select',
+      { profiles: { 'Shop B': { environments: {} } } },
+      'profiles["Shop B"] is not a profile name; use 1 to 32 lowercase letters, digits, "-" or "_", starting with a letter or digit',
+    ],
   ];
 
   it.each(SHAPES)('%s: read() and update() refuse it; nothing is written', async (_, content, problem) => {
@@ -88,6 +108,12 @@ describe('a store of the wrong shape is an error naming the path and what is wro
       expect(readFileSync(folder.file, 'utf8')).toBe(before);
     },
   );
+
+  it('a login whose secret is in the keychain has none in the file', async () => {
+    const inKeychain = { username: SHOP.username, clientId: SHOP.clientId, secretIn: 'keychain' };
+    const folder = storeFolder({ environments: { stage: { ...login, credentials: inKeychain } } });
+    expect(folder.store().read().environments?.stage?.credentials).toEqual(inKeychain);
+  });
 
   it('keys payorder does not know are kept (a newer payorder may have written them)', async () => {
     const folder = storeFolder({

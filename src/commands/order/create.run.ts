@@ -7,22 +7,38 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { WireRequest } from '../../api/http.js';
 import type { Target } from '../../api/service.js';
-import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
+import {
+  type OutputFlags,
+  parseConcurrency,
+  parseOutputOptions,
+  parseWaitOptions,
+  type WaitFlags,
+} from '../../cli/options.js';
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
 import { type BatchRun, batchOutcome, startBatch } from '../../orders/batch.js';
-import { draftFrom, flagName, NOTIFICATION_V2_WARNING, type OrderFields } from '../../orders/draft.js';
+import {
+  checkGivenFields,
+  draftFrom,
+  flagName,
+  missingFields,
+  NOTIFICATION_V2_WARNING,
+  type OrderFields,
+  type RequiredField,
+} from '../../orders/draft.js';
+import { orderLookup, type Waited, type WaitPlan, waitError, waitForPayment } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { note, warn } from '../../output/messages.js';
 import { createOrderWriter } from '../../output/order-writer.js';
-import { createProgress } from '../../output/progress.js';
+import { type LinkRequests, showPaymentLink } from '../../output/payment-link.js';
+import { createProgress, whileWaiting } from '../../output/progress.js';
 import { chooseFormat, render, renderError } from '../../output/render.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 
-export interface OrderCreateFlags extends TargetFlags, OutputFlags {
+export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   amount?: string;
   description?: string;
   success?: string;
@@ -35,6 +51,8 @@ export interface OrderCreateFlags extends TargetFlags, OutputFlags {
   journal?: string;
   retryUnknown?: boolean;
   dryRun?: boolean;
+  web?: boolean;
+  qr?: boolean;
 }
 
 export interface BatchSource {
@@ -53,10 +71,16 @@ export interface OrderCreateOptions {
   draft?: OrderDraft;
   batch?: BatchSource;
   dryRun: boolean;
+  /** Show the request and ask before sending it: an order asked for on a terminal, for production. */
+  confirm: boolean;
+  /** --web and --qr: where the payment link goes once the order exists. */
+  link: LinkRequests;
+  /** --wait: once created, wait until the order leaves PENDING, for at most this long. */
+  wait?: WaitPlan;
 }
 
 export type OrderCreateResult =
-  | { kind: 'order'; order: Order; raw: string }
+  | { kind: 'order'; order: Order; raw: string; waited?: Waited }
   | { kind: 'dry-run'; request: WireRequest }
   | { kind: 'batch'; run: BatchRun };
 
@@ -72,6 +96,17 @@ function checkJournalFolder(journal: string): void {
         field: '--journal',
       },
     );
+}
+
+/** Every required flag that is missing, in one message: a script learns them all in one run. */
+function missingFlags(missing: RequiredField[]): CliError {
+  return usageError(
+    `missing ${missing.map(flagName).join(', ')} (no prompts without a terminal or with --no-input)`,
+    {
+      field: flagName(missing[0]!),
+      hint: 'payorder order create --amount 12.50 --description "Invoice 42" --success https://shop.example/ok --fail https://shop.example/ko',
+    },
+  );
 }
 
 export async function parseOrderCreateOptions(
@@ -99,6 +134,20 @@ export async function parseOrderCreateOptions(
   if (flags.journal !== undefined) checkJournalFolder(flags.journal);
   if (input !== undefined && flags.dryRun)
     throw usageError('--dry-run shows a single request; it does not go with --input');
+  const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
+  if ((link.web || link.qr) && (input !== undefined || flags.dryRun))
+    throw usageError(
+      `${link.web ? '--web' : '--qr'} shows the payment link of the order created; it does not go with ${input !== undefined ? '--input' : '--dry-run'}`,
+      { field: link.web ? '--web' : '--qr' },
+    );
+  const wait = parseWaitOptions(flags);
+  if (wait && (input !== undefined || flags.dryRun))
+    throw usageError(
+      `--wait follows the one order created; it does not go with ${input !== undefined ? '--input' : '--dry-run'}`,
+      {
+        field: '--wait',
+      },
+    );
   const output = parseOutputOptions(flags);
   if (flags.dryRun && (output.field !== undefined || output.raw || output.format === 'tsv'))
     throw usageError('--dry-run shows the request; --field, --raw and -o tsv apply to orders', {
@@ -111,14 +160,56 @@ export async function parseOrderCreateOptions(
     output,
     storedOutput: data.defaults?.output,
     dryRun: Boolean(flags.dryRun),
+    confirm: false,
+    link,
+    wait,
   };
   if (input !== undefined) {
     options.batch = { input, concurrency, journal: flags.journal, retryUnknown: Boolean(flags.retryUnknown) };
     return options;
   }
+  const missing = missingFields(fields);
+  if (missing.length > 0) {
+    if (!ctx.flags.interactive) throw missingFlags(missing);
+    // What is wrong, or no login, is said before a person fills anything in.
+    checkGivenFields(fields, target.version, flagName);
+    if (!options.dryRun) requireCredentials(ctx, data, target);
+    const { askOrderFields } = await import('./create.form.js');
+    Object.assign(fields, await askOrderFields(ctx, missing));
+    options.confirm = target.env === 'production' && !options.dryRun;
+  }
   options.draft = draftFrom(fields, target.version, flagName);
-  if (!options.dryRun) requireCredentials(ctx, data, target.env);
+  if (!options.dryRun) requireCredentials(ctx, data, target);
   return options;
+}
+
+/** The request as it would be sent, the token masked: what --dry-run prints and production confirms. */
+async function previewRequest(target: Target, draft: OrderDraft, ctx: Context): Promise<WireRequest> {
+  const data = (await ctx.store()).read();
+  const username = findCredentials(ctx, data, target)?.credentials.username ?? '<username of the login>';
+  const client = await ctx.client(target);
+  return client.dryRunCreateOrder(orderRequestBody(target.version, draft, username));
+}
+
+/** A request as a person reads it: the request line, the headers, a blank line and the body. */
+function requestText(request: WireRequest): string {
+  return [
+    `${request.method} ${request.url}`,
+    ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    JSON.stringify(request.body, null, 2),
+  ].join('\n');
+}
+
+/** --qr and --web for the order created: the QR code on stdout when stdout shows a table, else on stderr. */
+function showLink(
+  order: Order,
+  { output, storedOutput, link }: OrderCreateOptions,
+  ctx: Context,
+): Promise<void> {
+  const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
+  const stdoutIsData = format !== 'table' || output.field !== undefined || output.raw;
+  return showPaymentLink(ctx, order.links.checkout, link, { stdoutIsData });
 }
 
 export async function runOrderCreate(options: OrderCreateOptions, ctx: Context): Promise<OrderCreateResult> {
@@ -131,20 +222,24 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
   }
   const draft = options.draft!;
   if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2_WARNING);
-  if (options.dryRun) {
-    const data = (await ctx.store()).read();
-    const username =
-      findCredentials(ctx, data, target.env)?.credentials.username ?? '<username of the login>';
-    const client = await ctx.client(target);
-    return {
-      kind: 'dry-run',
-      request: client.dryRunCreateOrder(orderRequestBody(target.version, draft, username)),
-    };
+  if (options.dryRun) return { kind: 'dry-run', request: await previewRequest(target, draft, ctx) };
+  if (options.confirm) {
+    const { confirmSending } = await import('./create.form.js');
+    await confirmSending(ctx, requestText(await previewRequest(target, draft, ctx)));
   }
+  const created = await whileWaiting(ctx, 'creating the order…', async () => {
+    const session = await openSession(ctx, target);
+    const body = orderRequestBody(target.version, draft, session.credentials.username);
+    const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
+    return { kind: 'order' as const, order, raw };
+  });
+  if (!options.wait) return created;
+  // The payer needs the link (its QR code, the browser) while payorder waits: shown before waiting.
+  await showLink(created.order, options, ctx);
   const session = await openSession(ctx, target);
-  const body = orderRequestBody(target.version, draft, session.credentials.username);
-  const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
-  return { kind: 'order', order, raw };
+  const lookup = orderLookup(session, created.order.uuid);
+  const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
+  return { kind: 'order', order: waited.order, raw: waited.raw, waited };
 }
 
 export async function renderOrderCreate(
@@ -157,13 +252,7 @@ export async function renderOrderCreate(
     const { request } = result;
     render(ctx, chooseFormat(ctx, { asked: output.format }), {
       json: request,
-      human: () =>
-        [
-          `${request.method} ${request.url}`,
-          ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`),
-          '',
-          JSON.stringify(request.body, null, 2),
-        ].join('\n'),
+      human: () => requestText(request),
     });
     return;
   }
@@ -172,6 +261,9 @@ export async function renderOrderCreate(
     const writer = createOrderWriter(ctx, output, format, { single: true, batch: false });
     writer.order(result.order, result.raw);
     await writer.end();
+    if (!result.waited) await showLink(result.order, options, ctx);
+    const unpaid = result.waited && waitError(result.waited, options.wait!);
+    if (unpaid) throw unpaid;
     return;
   }
   // A batch streams: NDJSON is the piped default so results can be read as they come.

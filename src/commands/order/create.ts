@@ -4,7 +4,14 @@
  * declares the command; create.run.ts does the work.
  */
 import type { Command } from 'commander';
-import { concurrencyOption, conventions, examples, outputOptions, targetOptions } from '../../cli/options.js';
+import {
+  concurrencyOption,
+  conventions,
+  examples,
+  outputOptions,
+  targetOptions,
+  waitOptions,
+} from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import type { OrderCreateFlags } from './create.run.js';
 
@@ -16,7 +23,9 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
       'Create a payment order and print it with its payment link. --amount is a decimal in major units on both ' +
         'versions (payorder sends "12.50" on v1 and "1250" on v2). With --input, create one order per line of an ' +
         'NDJSON or CSV file (columns: amount or amount_cents, description, success, fail, notification_url, ' +
-        'external_reference), streaming, with a resumable --journal.',
+        'external_reference), streaming, with a resumable --journal. On a terminal, payorder asks for a missing ' +
+        'amount, description, success or fail link (each checked as it is typed) and, for production, shows ' +
+        'the request and asks before sending it; with --no-input or without a terminal, missing flags are an error.',
     )
     .option('--amount <decimal>', 'amount in major units, at most 2 decimals, e.g. 12.50')
     .option('--description <text>', 'what the order is for')
@@ -29,7 +38,13 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
   command
     .option('--journal <file>', 'record each line as it happens and skip lines already created on rerun')
     .option('--retry-unknown', 'with --journal: send again lines whose earlier outcome is unknown')
-    .option('--dry-run', 'print the exact request (token masked) and send nothing');
+    .option('--dry-run', 'print the exact request (token masked) and send nothing')
+    .option('--web', 'open the payment link in the browser ($BROWSER, else the system default)')
+    .option('--qr', 'print the payment link as a QR code (on stderr when stdout carries data)');
+  waitOptions(
+    command,
+    'show the payment link, then wait until the order leaves PENDING (exit codes as order get --wait)',
+  );
   targetOptions(command);
   outputOptions(command);
   conventions(command);
@@ -41,6 +56,10 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
     [
       'just the link, for a script',
       'link=$(payorder order create --amount 5 --description Tea --success https://s.example/ok --fail https://s.example/ko --field links.checkout)',
+    ],
+    [
+      'on a terminal: asked for what is missing, then a QR code to scan',
+      'payorder order create --env sandbox --qr',
     ],
     [
       'a resumable batch from CSV',

@@ -1,15 +1,25 @@
 /**
  * `payorder order get`, the work: ids from arguments and --input, looked up with bounded
- * concurrency and shown in input order; a failed lookup is reported through the one error
- * renderer and makes the command fail once every id has been tried.
+ * concurrency and shown in input order, every id with its row (an order, or what became of the
+ * lookup); a failed lookup is also reported through the one error renderer and makes the command
+ * fail once every id has been tried. With --wait, one order is looked up until it leaves PENDING.
  */
 import type { OrderResult, Target } from '../../api/service.js';
 import { openInput } from '../../cli/input-file.js';
-import { type OutputFlags, parseConcurrency, parseOutputOptions } from '../../cli/options.js';
+import {
+  type OutputFlags,
+  parseConcurrency,
+  parseOutputOptions,
+  parseWaitOptions,
+  type WaitFlags,
+} from '../../cli/options.js';
 import { type Context, withConnections } from '../../context.js';
+import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
 import { readLines } from '../../orders/input-lines.js';
+import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
+import { orderLookup, type Waited, type WaitPlan, waitError, waitForPayment } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { createOrderWriter } from '../../output/order-writer.js';
 import { chooseFormat, renderError } from '../../output/render.js';
@@ -17,7 +27,7 @@ import { requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 
-export interface OrderGetFlags extends TargetFlags, OutputFlags {
+export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
   /** A file to read, or false for --no-input (which shares the name: never prompt). */
   input?: string | false;
   concurrency: string;
@@ -30,30 +40,8 @@ export interface OrderGetOptions {
   target: Target;
   output: OutputOptions;
   storedOutput?: OutputFormat;
-}
-
-/** "/1/order/abc" → "abc": a resource path is reduced to its last segment. */
-export function orderKey(id: string): string {
-  const trimmed = id.trim().replace(/\/+$/, '');
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
-}
-
-/**
- * The id to look up, or a usage error: an empty id, "." and "..", dot segments and control
- * characters would make the lookup address point elsewhere (with the token attached).
- */
-export function checkOrderId(id: string): string {
-  const key = orderKey(id);
-  if (
-    key === '' ||
-    /[\u0000-\u001f\u007f]/.test(id) ||
-    id.split('/').some((part) => part === '.' || part === '..')
-  )
-    throw usageError(`${JSON.stringify(id)} is not an order id`, {
-      field: 'id',
-      hint: 'give the uuid of the order (v1 also takes its id or resource path)',
-    });
-  return key;
+  /** --wait: look the one order up until it leaves PENDING, for at most this long. */
+  wait?: WaitPlan;
 }
 
 export async function parseOrderGetOptions(
@@ -65,12 +53,17 @@ export async function parseOrderGetOptions(
   if (ids.length === 0 && input === undefined)
     throw usageError('give at least one order id or uuid, or --input FILE');
   const concurrency = parseConcurrency(flags.concurrency);
+  const wait = parseWaitOptions(flags);
+  if (wait && (ids.length !== 1 || input !== undefined))
+    throw usageError('--wait follows one order: give one uuid (or v1 id), not several ids or --input', {
+      field: '--wait',
+    });
   for (const id of ids) checkOrderId(id);
   const output = parseOutputOptions(flags);
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
-  requireCredentials(ctx, data, target.env);
-  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output };
+  requireCredentials(ctx, data, target);
+  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output, wait };
 }
 
 async function* idsFrom(args: string[], input: string | undefined, ctx: Context): AsyncGenerator<string> {
@@ -83,52 +76,89 @@ async function* idsFrom(args: string[], input: string | undefined, ctx: Context)
   }
 }
 
-/** Each lookup's order or error, in input order. One id alone throws its error instead. */
-export async function runOrderGet(
-  options: OrderGetOptions,
-  ctx: Context,
-): Promise<AsyncGenerator<OrderResult | CliError>> {
+/** One id's lookup: the order it gave, or the error that says why there is none. */
+export type Lookup = { input: string } & ({ found: OrderResult } | { error: CliError });
+
+export type OrderGetResult =
+  | { kind: 'lookups'; lookups: AsyncGenerator<Lookup> }
+  | { kind: 'waited'; input: string; waited: Waited };
+
+/** A "not found" with the hint its id calls for: the other --api, or that only ids are looked up. */
+function withHint(error: unknown, id: string, version: ApiVersion): unknown {
+  if (!(error instanceof CliError) || error.kind !== 'not_found') return error;
+  return new CliError('not_found', error.message, { ...error.details, hint: notFoundHint(id, version) });
+}
+
+/** Each id's lookup, in input order; or, with --wait, the one order once it has left PENDING. */
+export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promise<OrderGetResult> {
+  const { version } = options.target;
   // Ids from a file are many: they go through a keep-alive agent sized to --concurrency.
   const session = await openSession(
     options.input === undefined ? ctx : withConnections(ctx, options.concurrency),
     options.target,
   );
-  const single = isSingle(options);
-  const lookup = async (id: string) => {
+  if (options.wait) {
+    const input = options.ids[0]!;
     try {
-      const key = checkOrderId(id);
-      return await session.authorized((token) => session.client.getOrder(token, key));
+      const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
+      return { kind: 'waited', input, waited };
     } catch (error) {
-      if (single || !(error instanceof CliError)) throw error;
-      return error;
+      throw withHint(error, input, version);
+    }
+  }
+  const lookup = async (input: string): Promise<Lookup> => {
+    try {
+      return { input, found: await orderLookup(session, checkOrderId(input))() };
+    } catch (error) {
+      const failure = withHint(error, input, version);
+      if (!(failure instanceof CliError)) throw failure;
+      return { input, error: failure };
     }
   };
-  return orderedPool(idsFrom(options.ids, options.input, ctx), lookup, {
+  const lookups = orderedPool(idsFrom(options.ids, options.input, ctx), lookup, {
     concurrency: options.concurrency,
     signal: ctx.signal,
   });
+  return { kind: 'lookups', lookups };
 }
 
 const isSingle = (options: OrderGetOptions) => options.ids.length === 1 && options.input === undefined;
 
 export async function renderOrderGet(
-  results: AsyncIterable<OrderResult | CliError>,
+  result: OrderGetResult,
   options: OrderGetOptions,
   ctx: Context,
 ): Promise<void> {
   const format = chooseFormat(ctx, { asked: options.output.format, stored: options.storedOutput });
-  const writer = createOrderWriter(ctx, options.output, format, { single: isSingle(options), batch: false });
+  const single = isSingle(options);
+  const writer = createOrderWriter(ctx, options.output, format, { single, batch: false, lookup: true });
+  if (result.kind === 'waited') {
+    const { waited, input } = result;
+    writer.order(waited.order, waited.raw, input);
+    await writer.end();
+    const error = waitError(waited, options.wait!);
+    if (error) throw error;
+    return;
+  }
   let worst: CliError | undefined;
   let failures = 0;
   try {
-    for await (const result of results) {
-      if (result instanceof CliError) {
+    for await (const lookup of result.lookups) {
+      if ('found' in lookup) {
+        writer.order(lookup.found.order, lookup.found.raw, lookup.input);
+      } else {
+        const { error } = lookup;
         failures++;
-        if (!worst || result.exitCode > worst.exitCode) worst = result;
-        renderError(ctx, result);
-        continue;
+        if (!worst || error.exitCode > worst.exitCode) worst = error;
+        writer.miss({
+          input: lookup.input,
+          outcome: error.kind === 'not_found' ? 'not_found' : 'failed',
+          order: null,
+          error: error.toJSON().error,
+        });
+        // One id alone: its error is the command's, said once by the entry point.
+        if (!single) renderError(ctx, error);
       }
-      writer.order(result.order, result.raw);
       await writer.ready();
     }
   } finally {
@@ -138,6 +168,7 @@ export async function renderOrderGet(
     throw ctx.signal.reason === 'EPIPE'
       ? new CliError('closed_pipe', 'stdout was closed: stopped looking orders up')
       : new CliError('interrupted', 'interrupted: stopped looking orders up');
+  if (worst && single) throw worst;
   if (worst)
     throw new CliError(worst.kind, `${failures} lookup${failures === 1 ? '' : 's'} failed`, {
       hint: worst.details.hint,

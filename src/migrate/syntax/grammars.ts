@@ -1,10 +1,12 @@
 /**
  * Loads the tree-sitter runtime and the grammars that migrate-check ships in dist/grammars/ (copied
- * there by .ci/build.mjs): only on first use, and only the languages a run meets. Nothing is fetched.
+ * there by .ci/build.mjs), or as assets of the standalone executable (.ci/sea.mjs): only on first
+ * use, and only the languages a run meets. Nothing is fetched.
  * Each WebAssembly file is compiled once per process: worker threads are handed the compiled modules
  * (whose code V8 shares between threads) instead of compiling their own.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { getRawAsset, isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import { Language, Parser } from 'web-tree-sitter';
 import { GRAMMAR_FILES, type LanguageId } from './languages.js';
@@ -39,11 +41,15 @@ const wasm = (
 
 const modules = new Map<string, WasmModule>();
 
-/** A WebAssembly file of dist/grammars/, compiled (once). */
+/** The bytes of a WebAssembly file: an asset of the standalone executable, or a file of dist/grammars/. */
+const wasmBytes = (file: string): Uint8Array =>
+  isSea() ? new Uint8Array(getRawAsset(file)) : readFileSync(`${grammarFolder()}${file}`);
+
+/** A WebAssembly file of dist/grammars/ (or the executable's asset of that name), compiled (once). */
 function compiled(file: string): WasmModule {
   let module = modules.get(file);
   if (!module) {
-    module = new wasm.Module(readFileSync(`${grammarFolder()}${file}`));
+    module = new wasm.Module(wasmBytes(file));
     modules.set(file, module);
   }
   return module;

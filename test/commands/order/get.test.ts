@@ -77,7 +77,7 @@ describe('order get', () => {
     );
   });
 
-  it('several ids and --input: an array in input order; failures on stderr; exit 1 if any failed', async () => {
+  it('several ids and --input: an array in input order, a row for every id; failures on stderr too; exit 1', async () => {
     const orders = await setup(3);
     const file = join(e2e.dir, 'ids.txt');
     writeFileSync(file, `${orders[2].uuid}\n\n# a comment\nmissing-one\n${orders[1].uuid}\n`);
@@ -92,11 +92,14 @@ describe('order get', () => {
       '--json',
     ]);
     expect(result.exitCode).toBe(1);
-    expect(JSON.parse(result.stdout).map((o: any) => o.uuid)).toEqual([
+    const rows = JSON.parse(result.stdout);
+    expect(rows.map((o: any) => o.uuid ?? o.input)).toEqual([
       orders[0].uuid,
       orders[2].uuid,
+      'missing-one',
       orders[1].uuid,
     ]);
+    expect(rows[2]).toMatchObject({ input: 'missing-one', outcome: 'not_found', order: null });
     expect(result.stderr).toContain('order missing-one not found');
     expect(result.stderr).toContain('1 lookup failed');
     const ndjson = await e2e.run(
@@ -111,7 +114,7 @@ describe('order get', () => {
     expect((await e2e.run(['config', 'set', 'default-output', 'tsv'])).exitCode).toBe(0);
     const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
     expect(result.stdout.split('\n')[0]).toBe(
-      'uuid\tid\tversion\tstatus\tamount\tcurrency\torder_number\tref_number\texternal_reference\tlinks.checkout',
+      'uuid\tid\tversion\tstatus\tamount\tcurrency\torder_number\tref_number\texternal_reference\tlinks.checkout\tinput\toutcome\terror',
     );
     expect(
       JSON.parse((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--json'])).stdout).uuid,
@@ -140,7 +143,7 @@ describe('order get', () => {
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: '999' });
     const failed = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
     expect(failed.exitCode).toBe(1);
-    expect(failed.stdout).toBe('');
+    expect(JSON.parse(failed.stdout)).toMatchObject({ input: order.uuid, outcome: 'failed', order: null });
     expect(failed.stderr).toContain('error: the service failed (999)\n');
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', fault: 'unavailable' });
     const retried = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
@@ -167,7 +170,7 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', error: 'unauthorized', times: 5 });
     const result = await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox']);
     expect(result.exitCode).toBe(4);
-    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stdout).error.kind).toBe('auth');
     expect(result.stderr).toBe(
       'error: the service did not accept the access token on sandbox (401 Unauthorized)\n' +
         'hint: log in again: payorder login --env sandbox\n',
@@ -219,7 +222,7 @@ describe('order ids that would point the lookup elsewhere', () => {
     },
   );
 
-  it('in an --input file: those lines are error rows, the others are looked up, exit 2', async () => {
+  it('in an --input file: those lines are failed rows, the others are looked up, exit 2', async () => {
     const orders = await setup(2);
     const file = join(e2e.dir, 'ids.txt');
     writeFileSync(file, `${orders[0].uuid}\n.\n..\na/../b\n${orders[1].uuid}\n`);
@@ -229,8 +232,9 @@ describe('order ids that would point the lookup elsewhere', () => {
       result.stdout
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line).uuid),
-    ).toEqual([orders[0].uuid, orders[1].uuid]);
+        .map((line) => JSON.parse(line))
+        .map((row) => row.uuid ?? `${row.input} ${row.outcome}`),
+    ).toEqual([orders[0].uuid, '. failed', '.. failed', 'a/../b failed', orders[1].uuid]);
     for (const id of ['.', '..', 'a/../b'])
       expect(result.stderr).toContain(`error: ${JSON.stringify(id)} is not an order id\n`);
     expect(result.stderr).toContain('3 lookups failed');

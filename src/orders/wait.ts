@@ -1,0 +1,144 @@
+/**
+ * Waiting for payment (`order get --wait`, `order create --wait`): looks the order up again and
+ * again, further apart each time, until its status leaves PENDING or the time is up, with a
+ * spinner on stderr where a person is looking. How it ended becomes the exit code: 0 when paid, a
+ * documented code of its own when it failed, was refunded or was still pending.
+ */
+import type { OrderResult } from '../api/service.js';
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { note } from '../output/messages.js';
+import { createProgress } from '../output/progress.js';
+import { escapeControl } from '../output/terminal-text.js';
+import { truncateText } from '../output/text-width.js';
+import type { Session } from '../session/session.js';
+
+/** How the wait ended: the status the order left PENDING for, or the time ran out. */
+export type WaitEnd = 'paid' | 'failed' | 'refunded' | 'timed_out';
+
+export interface Waited extends OrderResult {
+  end: WaitEnd;
+  /** How long it waited, in milliseconds. */
+  waitedMs: number;
+}
+
+export interface WaitPlan {
+  timeoutMs: number;
+  /** Say the payment link before waiting (order create --wait: the payer needs it now). */
+  showLink?: boolean;
+}
+
+/** The first look again comes after a second; each pause is half as long again, up to 15 seconds. */
+export const FIRST_PAUSE_MS = 1000;
+export const MAX_PAUSE_MS = 15_000;
+const GROWTH = 1.5;
+
+const PENDING = 'PENDING';
+
+/** "1h 5m", "9m 58s", "30s": a duration as people read it. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const parts = [h > 0 ? `${h}h` : '', m > 0 ? `${m}m` : '', s > 0 || total === 0 ? `${s}s` : ''];
+  return parts.filter((part) => part !== '').join(' ');
+}
+
+/** Looks one order up by its key through the session (the token renewed when needed). */
+export const orderLookup = (session: Session, key: string) => () =>
+  session.authorized((token) => session.client.getOrder(token, key));
+
+/**
+ * Waits until the order leaves PENDING or `plan.timeoutMs` has passed, starting from `first` (an
+ * order just created) or a first lookup. A lookup that cannot reach the service is tried again
+ * until the time is up; any other error ends the wait. Ctrl-C ends it with "interrupted".
+ */
+export async function waitForPayment(
+  ctx: Context,
+  lookup: () => Promise<OrderResult>,
+  plan: WaitPlan,
+  first?: OrderResult,
+): Promise<Waited> {
+  const started = ctx.clock().getTime();
+  let slept = 0;
+  // The clock may stand still (PAYORDER_NOW): the time slept counts too.
+  const elapsed = () => Math.max(ctx.clock().getTime() - started, slept);
+  let current = first ?? (await lookup());
+  const uuid = escapeControl(current.order.uuid);
+  if (plan.showLink && current.order.links.checkout)
+    note(ctx, `payment link: ${current.order.links.checkout}`);
+  if (current.order.status !== PENDING) return { ...current, end: endOf(current.order.status), waitedMs: 0 };
+
+  const progress = await createProgress(ctx);
+  if (!progress) note(ctx, `waiting up to ${formatDuration(plan.timeoutMs)} for order ${uuid} to be paid…`);
+  let problem = '';
+  let pause = FIRST_PAUSE_MS;
+  try {
+    while (current.order.status === PENDING) {
+      const left = plan.timeoutMs - elapsed();
+      if (left <= 0) return { ...current, end: 'timed_out', waitedMs: elapsed() };
+      progress?.update(() => spinnerText(ctx, problem || `waiting for payment: ${PENDING}`, left));
+      const step = Math.min(pause, left);
+      try {
+        await ctx.sleep(step, ctx.signal);
+      } catch {
+        throw stopped(ctx, uuid);
+      }
+      slept += step;
+      pause = Math.min(pause * GROWTH, MAX_PAUSE_MS);
+      try {
+        current = await lookup();
+        problem = '';
+      } catch (error) {
+        if (ctx.signal.aborted) throw stopped(ctx, uuid);
+        if (!(error instanceof CliError && error.kind === 'network')) throw error;
+        problem = 'cannot reach the service; trying again';
+        if (!progress) note(ctx, `${error.message}; trying again`);
+      }
+    }
+  } finally {
+    progress?.stop();
+  }
+  return { ...current, end: endOf(current.order.status), waitedMs: elapsed() };
+}
+
+/** The spinner's line, cut to the terminal's width (the spinner itself takes two columns). */
+function spinnerText(ctx: Context, what: string, leftMs: number): string {
+  const text = `${what} (${formatDuration(leftMs)} left, Ctrl-C to stop)`;
+  return ctx.io.stderrColumns > 0 ? truncateText(text, ctx.io.stderrColumns - 3) : text;
+}
+
+function endOf(status: string): WaitEnd {
+  if (status === 'PAID') return 'paid';
+  if (status === 'REFUNDED') return 'refunded';
+  return 'failed';
+}
+
+function stopped(ctx: Context, uuid: string): CliError {
+  return ctx.signal.reason === 'EPIPE'
+    ? new CliError('closed_pipe', `stdout was closed: stopped waiting for order ${uuid}`)
+    : new CliError('interrupted', `interrupted: stopped waiting for order ${uuid}, still ${PENDING}`, {
+        hint: 'wait again with payorder order get UUID --wait',
+      });
+}
+
+/**
+ * The error that gives a wait that did not end in payment its exit code (the order has been
+ * printed already); none when it was paid.
+ */
+export function waitError(waited: Waited, plan: WaitPlan): CliError | undefined {
+  const { uuid, status } = waited.order;
+  switch (waited.end) {
+    case 'paid':
+      return undefined;
+    case 'refunded':
+      return new CliError('refunded', `order ${uuid} was refunded`);
+    case 'failed':
+      return new CliError('payment_failed', `order ${uuid} was not paid: its status is ${status}`);
+    case 'timed_out':
+      return new CliError(
+        'wait_timed_out',
+        `order ${uuid} is still ${PENDING} after ${formatDuration(plan.timeoutMs)}`,
+        { hint: 'wait longer with order get --wait and a larger --timeout, e.g. --timeout 30m' },
+      );
+  }
+}
