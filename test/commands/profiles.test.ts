@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import type { KeychainAccess } from '../../src/store/keychain.js';
-import { cliFor, SECRET, SHOP } from '../helpers/cli.js';
+import { cliFor, orderFlags, SECRET, SHOP } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
 import { journal } from '../helpers/sandbox.js';
@@ -23,20 +23,7 @@ const e2e = useE2E({ accounts: [TEST_ACCOUNT, SHOP, SHOP_B] });
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/store/before-profiles.json');
 
-const ORDER = [
-  'order',
-  'create',
-  '--env',
-  'sandbox',
-  '--amount',
-  '5',
-  '--description',
-  'Tea',
-  '--success',
-  'https://shop.example/ok',
-  '--fail',
-  'https://shop.example/ko',
-];
+const ORDER = ['order', 'create', '--env', 'sandbox', ...orderFlags({ amount: '5', description: 'Tea' })];
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const result = await e2e.run(args, { env });

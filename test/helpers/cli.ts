@@ -17,6 +17,28 @@ export const SECRET = 'Sup3r-Secret-Value-9f2c';
 export const SHOP = { username: 'shop-owner', clientId: 'shop-client-7', clientSecretId: SECRET };
 export const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
+/**
+ * The flags of an order for `order create`: a description and the shop's two URLs, plus the amount
+ * when one is given (tests that vary the amount pass it themselves).
+ */
+export function orderFlags({
+  amount,
+  description = 'Invoice 42',
+}: {
+  amount?: string;
+  description?: string;
+} = {}) {
+  return [
+    ...(amount === undefined ? [] : ['--amount', amount]),
+    '--description',
+    description,
+    '--success',
+    'https://shop.example/ok',
+    '--fail',
+    'https://shop.example/ko',
+  ];
+}
+
 export interface Result {
   exitCode: number;
   stdout: string;

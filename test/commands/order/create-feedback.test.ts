@@ -5,22 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, onTerminal } from '../../helpers/cli.js';
+import { BIN, onTerminal, orderFlags } from '../../helpers/cli.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 import { describeWithTools } from '../../helpers/tools.js';
 
 const e2e = useE2E();
-const ORDER = [
-  '--amount',
-  '4',
-  '--description',
-  'Slow tea',
-  '--success',
-  'https://shop.example/ok',
-  '--fail',
-  'https://shop.example/ko',
-];
+const ORDER = orderFlags({ amount: '4', description: 'Slow tea' });
 const SPINNER_TEXT = 'creating the order…';
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 

@@ -8,23 +8,14 @@ import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, type CliOptions, onTerminal } from '../../helpers/cli.js';
+import { BIN, type CliOptions, onTerminal, orderFlags } from '../../helpers/cli.js';
 import { runInProcess, virtualTime } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 import { describeWithTools } from '../../helpers/tools.js';
 
 const e2e = useE2E();
-const ORDER = [
-  '--amount',
-  '12.50',
-  '--description',
-  'Invoice 42',
-  '--success',
-  'https://shop.example/ok',
-  '--fail',
-  'https://shop.example/ko',
-];
+const ORDER = orderFlags({ amount: '12.50' });
 const createWith = (options: CliOptions, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args], options);
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;

@@ -4,21 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { type ApiVersion, PATHS } from '../../../src/contract/versions.js';
-import { BIN, type CliOptions, expectNoLeak, onTerminal, SHOP } from '../../helpers/cli.js';
+import { BIN, type CliOptions, expectNoLeak, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, routesReached } from '../../helpers/sandbox.js';
 import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp } from '../../helpers/servers.js';
 
 const e2e = useE2E();
-const ORDER = [
-  '--description',
-  'Invoice 42',
-  '--success',
-  'https://shop.example/ok',
-  '--fail',
-  'https://shop.example/ko',
-];
+const ORDER = orderFlags();
 const create = (...args: string[]) => e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args]);
 const createWith = (options: CliOptions, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args], options);
