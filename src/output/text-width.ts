@@ -12,7 +12,15 @@ export const ELLIPSIS = '…';
 /** The columns `text` takes on a terminal (its color codes take none). */
 export const textWidth = (text: string): number => stringWidth(text);
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * The grapheme segmenter, made on first use: making one loads ICU's segmentation data, 20–40 ms
+ * that a command which cuts no text (every JSON output) must not pay at start-up.
+ */
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (text: string) => {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+};
 
 /** `text` cut to at most `width` columns, ending in `…` when it was cut. Plain text only (no colors). */
 export function truncateText(text: string, width: number): string {
@@ -20,7 +28,7 @@ export function truncateText(text: string, width: number): string {
   if (width <= 0) return '';
   let kept = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const size = textWidth(segment);
     if (used + size > width - 1) break;
     kept += segment;
@@ -51,7 +59,7 @@ export function wrapText(text: string, width: number): string[] {
     }
     if (line !== '') lines.push(line);
     line = '';
-    for (const { segment } of graphemes.segment(word)) {
+    for (const { segment } of graphemes(word)) {
       if (textWidth(line + segment) > width) {
         lines.push(line);
         line = '';

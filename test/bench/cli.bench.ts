@@ -15,8 +15,9 @@
  * earlier commit with its dist/ built, e.g.
  *   git worktree add ../before HEAD && (cd ../before && npm ci && npm run build)
  *   BENCH_BEFORE=../before npm run bench
- * BENCH_RUNS (start-up runs, default 20), BENCH_ROUNDS (batch rounds, default 3) and BENCH_SCALE (a
- * factor on every line count, default 1) shorten a run; BENCH_NODE_FLAGS are given to every payorder
+ * BENCH_RUNS (start-up runs, default 20), BENCH_ROUNDS (batch rounds, default 3), BENCH_SCALE (a
+ * factor on every line count, default 1) and BENCH_ONLY (sections: startup, throughput, memory,
+ * latency) shorten a run; BENCH_NODE_FLAGS are given to every payorder
  * process. Linux only (/proc). A benchmark, not a test.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -35,6 +36,9 @@ const NODE_FLAGS = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.s
 const BEFORE = process.env.BENCH_BEFORE ? resolve(ROOT, process.env.BENCH_BEFORE) : undefined;
 const CONCURRENCY = 16;
 const lines = (count: number) => Math.max(100, Math.round(count * SCALE));
+/** BENCH_ONLY=startup,throughput,memory,latency runs only those sections (default: all). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 
 /** The order line `i` of a batch file, and the same order as the API's v2 body (for the yardsticks). */
 const orderFields = (i: number) => ({
@@ -257,13 +261,13 @@ async function main() {
   // The launcher's memory settings for batches, measured against Node's defaults in the same rounds.
   const withDefaults = [...clis, defaultsOf(reference!)];
   try {
-    await startUp(clis);
-    await throughput(withDefaults, sandbox, token);
-    await memory(clis, withDefaults, sandbox);
+    if (runs('startup')) await startUp(clis);
+    if (runs('throughput')) await throughput(withDefaults, sandbox, token);
+    if (runs('memory')) await memory(clis, withDefaults, sandbox);
   } finally {
     await stopSandbox(sandbox);
   }
-  await latency(clis);
+  if (runs('latency')) await latency(clis);
   rmSync(work, { recursive: true, force: true });
 }
 
