@@ -6,15 +6,25 @@
  * 2. a shop's tree where 1 file in 50 talks to the service (most of a real tree never mentions it).
  * For each: wall time, CPU time (user + system, all threads) and peak RSS, median of RUNS runs
  * (BENCH_RUNS, default 3). CPU time is what the machine's load does not change.
+ * 3. linear in file size: a 2 MB file of one word repeated (`auth`, which every address rule looks
+ *    for), one with a v1 address constant on every line, and one of ordinary code.
+ * BENCH_BEFORE=DIR runs an earlier build (a checkout with dist/ built) in the same rounds, taking
+ * turns with this one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/payorder.js');
+/** The builds measured: this checkout, and an earlier one when BENCH_BEFORE names it. */
+const BUILDS = [
+  ...(process.env.BENCH_BEFORE
+    ? [{ name: 'before', bin: join(resolve(ROOT, process.env.BENCH_BEFORE), 'bin/payorder.js') }]
+    : []),
+  { name: process.env.BENCH_BEFORE ? 'after' : 'payorder', bin: join(ROOT, 'bin/payorder.js') },
+];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FILES = 20_000;
 const TICKS_PER_SECOND = 100;
@@ -30,9 +40,9 @@ interface Run {
 }
 
 /** Runs the CLI to its end, sampling its peak RSS (VmHWM) and CPU time (utime + stime) from /proc. */
-function measure(args: string[]): Promise<Run> {
+function measure(bin: string, args: string[]): Promise<Run> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [BIN, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, HOME: work, NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -83,16 +93,26 @@ const MARKERS = [
   'status = "PENDING"\nurl = base + "/order/" + id\n',
 ];
 
-async function bench(label: string, root: string): Promise<void> {
-  const runs: Run[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure(['migrate-check', root, '--json']));
-  const { code } = runs[0]!;
+async function bench(label: string, target: string): Promise<void> {
+  const runs = new Map<string, Run[]>(BUILDS.map((build) => [build.name, []]));
+  for (let i = 0; i < RUNS; i++)
+    for (const build of BUILDS)
+      runs.get(build.name)!.push(await measure(build.bin, ['migrate-check', target, '--json']));
   console.log(label);
-  console.log(
-    `  wall ${(median(runs.map((r) => r.ms)) / 1000).toFixed(1)} s, CPU ${(median(runs.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, ` +
-      `peak RSS ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB (median of ${RUNS}; exit ${code}; ` +
-      `wall of each: ${runs.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s)`,
-  );
+  for (const [name, each] of runs) {
+    console.log(
+      `  ${name.padEnd(8)} wall ${(median(each.map((r) => r.ms)) / 1000).toFixed(1)} s, CPU ${(median(each.map((r) => r.cpuMs)) / 1000).toFixed(1)} s, ` +
+        `peak RSS ${median(each.map((r) => r.peakMb)).toFixed(0)} MB (median of ${RUNS}; exit ${each[0]!.code}; ` +
+        `wall of each: ${each.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s)`,
+    );
+  }
+}
+
+/** A file of about 2 MB: `line` repeated. */
+function bigFile(name: string, line: string): string {
+  const file = join(work, name);
+  writeFileSync(file, line.repeat(Math.ceil((2 * 1024 * 1024) / line.length)));
+  return file;
 }
 
 async function main() {
@@ -104,6 +124,15 @@ async function main() {
     await bench(
       `${FILES.toLocaleString('en')} files, 1 in 50 with an integration`,
       tree('shop', (i) => (i % 50 === 0 ? MARKERS[i % 3] : undefined)),
+    );
+    await bench('a 2 MB file of `auth` repeated', bigFile('repeated.js', 'auth '.repeat(15) + '\n'));
+    await bench(
+      'a 2 MB file with a v1 address constant on every line (a finding a line)',
+      bigFile('constants.js', "const AUTH = 'https://auth.example.com/1/auth/token';\n"),
+    );
+    await bench(
+      'a 2 MB file of ordinary code',
+      bigFile('ordinary.js', 'const total = items.reduce((sum, item) => sum + item.price, 0);\n'),
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

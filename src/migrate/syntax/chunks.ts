@@ -194,7 +194,11 @@ export function spansToParse(text: string, language: LanguageId): Span[] | undef
       defined = new Map();
       for (let i = 0; i < starts.length; i++) {
         const name = definedAt(text, starts[i]!);
-        if (name) defined.set(name, [...(defined.get(name) ?? []), i]);
+        if (!name) continue;
+        // Pushed, not copied: a name defined on every line of a large file would cost its square.
+        const places = defined.get(name);
+        if (places) places.push(i);
+        else defined.set(name, [i]);
       }
     }
     const wanted = new Set<string>();
