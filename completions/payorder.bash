@@ -43,14 +43,14 @@ __payorder_value() {
     "login|--checkout-url") echo "any" ;;
     "login|--env") echo "choices production stage test sandbox" ;;
     "login|--api") echo "choices v1 v2" ;;
-    "login|--profile") echo "any" ;;
+    "login|--profile") echo "dynamic profiles" ;;
     "logout|--env") echo "choices production stage test sandbox" ;;
-    "logout|--profile") echo "any" ;;
+    "logout|--profile") echo "dynamic profiles" ;;
     "status|--env") echo "choices production stage test sandbox" ;;
-    "status|--profile") echo "any" ;;
+    "status|--profile") echo "dynamic profiles" ;;
     "token|--env") echo "choices production stage test sandbox" ;;
     "token|--api") echo "choices v1 v2" ;;
-    "token|--profile") echo "any" ;;
+    "token|--profile") echo "dynamic profiles" ;;
     "order create|--amount") echo "any" ;;
     "order create|--description") echo "any" ;;
     "order create|--success") echo "any" ;;
@@ -63,7 +63,7 @@ __payorder_value() {
     "order create|--timeout") echo "any" ;;
     "order create|--env") echo "choices production stage test sandbox" ;;
     "order create|--api") echo "choices v1 v2" ;;
-    "order create|--profile") echo "any" ;;
+    "order create|--profile") echo "dynamic profiles" ;;
     "order create|-o"|"order create|--output") echo "choices table json ndjson tsv" ;;
     "order create|--field") echo "any" ;;
     "order get|--input") echo "files" ;;
@@ -71,11 +71,11 @@ __payorder_value() {
     "order get|--timeout") echo "any" ;;
     "order get|--env") echo "choices production stage test sandbox" ;;
     "order get|--api") echo "choices v1 v2" ;;
-    "order get|--profile") echo "any" ;;
+    "order get|--profile") echo "dynamic profiles" ;;
     "order get|-o"|"order get|--output") echo "choices table json ndjson tsv" ;;
     "order get|--field") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
-    "migrate-check|--profile") echo "any" ;;
+    "migrate-check|--profile") echo "dynamic profiles" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;
     "sandbox|-p"|"sandbox|--port") echo "any" ;;
     "sandbox|--host") echo "any" ;;
@@ -126,6 +126,7 @@ _payorder() {
   if [[ -z "$value" && "$cur" != -* ]]; then value="$(__payorder_args "$path" "$n")"; [[ -n "$(__payorder_subs "$path")" ]] && value=""; fi
   case "$value" in
     choices\ *) COMPREPLY=($(compgen -W "${value#choices }" -- "$cur")); return ;;
+    dynamic\ *) COMPREPLY=($(compgen -W "$(payorder __complete "${value#dynamic }" 2>/dev/null)" -- "$cur")); return ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
     any) COMPREPLY=(); return ;;
   esac

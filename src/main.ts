@@ -5,6 +5,7 @@
  * context of their own. The only place that decides how payorder exits.
  */
 import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/program.js';
+import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { renderError } from './output/render.js';
@@ -43,7 +44,8 @@ export async function main(argv: string[]): Promise<number> {
 /** Runs one command line (argv as process.argv: node, script, args…) in `ctx`; returns the exit code. */
 export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
-    const problem = variableProblem(ctx.env);
+    // A completion script's call answers whatever the environment holds: it must never fail.
+    const problem = argv[2] === COMPLETE_COMMAND ? undefined : variableProblem(ctx.env);
     if (problem) {
       // Refused before the flags are parsed; --json still asks for the error as JSON.
       ctx.flags.json = argv.includes('--json');

@@ -4,6 +4,7 @@
  * `--help` stays fast. Completions are generated from this same tree.
  */
 import { Command, CommanderError } from 'commander';
+import { registerComplete } from '../commands/complete.js';
 import { registerCompletion } from '../commands/completion.js';
 import { registerConfig } from '../commands/config/index.js';
 import { registerLogin } from '../commands/login.js';
@@ -79,6 +80,7 @@ export function buildProgram(ctx: Context): Command {
   registerCompletion(program, ctx);
   registerMan(program, ctx);
   registerSandbox(program, ctx);
+  registerComplete(program, ctx);
   program.hook('preAction', (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;

@@ -6,6 +6,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
+import { listedSubcommands } from './model.js';
 
 /**
  * Text as roff shows it: backslashes escaped, characters beyond ASCII as their Unicode escapes
@@ -91,9 +92,12 @@ function commandSection(command: Command, path: string): string[] {
   return lines;
 }
 
-/** Every command below `command` that does work or groups others, depth first, with its full name. */
+/**
+ * Every command below `command` that does work or groups others, depth first, with its full name;
+ * hidden ones (`payorder __complete`, for the completion scripts) are not for people to read about.
+ */
 function commandsOf(command: Command, path: string): Array<[Command, string]> {
-  return command.commands.flatMap((sub) => {
+  return listedSubcommands(command).flatMap((sub) => {
     const subPath = `${path} ${sub.name()}`;
     return [[sub, subPath] as [Command, string], ...commandsOf(sub, subPath)];
   });

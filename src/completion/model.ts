@@ -1,17 +1,22 @@
 /**
  * The completion model, read from commander's command tree: every command path with its
  * subcommands, its own options (and what values each takes), and its positional arguments.
- * Every shell's script is generated from this one model.
+ * Every shell's script is generated from this one model. Hidden commands are left out.
  */
 import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../session/config-keys.js';
+import type { DynamicList } from './dynamic-lists.js';
 
-/** What an option or argument takes: nothing (a flag), any text, a file, or one of some words. */
+/**
+ * What an option or argument takes: nothing (a flag), any text, a file, one of some words, or one
+ * of the words of a list that payorder prints when asked while completing (`payorder __complete LIST`).
+ */
 export type ValueKind =
   | { kind: 'flag' }
   | { kind: 'any' }
   | { kind: 'files' }
-  | { kind: 'choices'; words: string[] };
+  | { kind: 'choices'; words: string[] }
+  | { kind: 'dynamic'; list: DynamicList };
 
 export interface OptionModel {
   long?: string;
@@ -34,9 +39,14 @@ export interface CommandModel {
 /** Options whose value is a file name. */
 const FILE_OPTIONS = new Set(['--input', '--journal', '--client-secret-file', '--state']);
 
+/** Options whose values only this machine knows, and the list that has them. */
+const DYNAMIC_OPTIONS = new Map<string, DynamicList>([['--profile', 'profiles']]);
+
 function valueKindOf(option: Option): ValueKind {
   if (!option.required && !option.optional) return { kind: 'flag' };
   if (option.argChoices) return { kind: 'choices', words: [...option.argChoices] };
+  const list = option.long && DYNAMIC_OPTIONS.get(option.long);
+  if (list) return { kind: 'dynamic', list };
   if (option.long && FILE_OPTIONS.has(option.long)) return { kind: 'files' };
   return { kind: 'any' };
 }
@@ -61,10 +71,17 @@ function argumentKind(path: string, command: Command, argument: Argument, index:
 
 const HELP: OptionModel = { long: '--help', short: '-h', description: 'show help', value: { kind: 'flag' } };
 
+/** A command's subcommands that its help lists: the hidden ones (`payorder __complete`) left out. */
+export function listedSubcommands(command: Command): Command[] {
+  const visible = new Set(command.createHelp().visibleCommands(command));
+  return command.commands.filter((sub) => visible.has(sub));
+}
+
 export function buildModel(program: Command): CommandModel[] {
   const models: CommandModel[] = [];
   const visit = (command: Command, path: string) => {
-    const subcommands = command.commands.map((c) => ({
+    const listed = listedSubcommands(command);
+    const subcommands = listed.map((c) => ({
       name: c.name(),
       description: c.summary() || c.description().split('\n')[0]!,
     }));
@@ -83,7 +100,7 @@ export function buildModel(program: Command): CommandModel[] {
     );
     const variadic = command.registeredArguments.at(-1)?.variadic ?? false;
     models.push({ path, subcommands, options, args, variadic });
-    for (const sub of command.commands) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
+    for (const sub of listed) visit(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
   visit(program, '');
   return models;

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, SECRET, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
 import { describeWithTools } from '../helpers/tools.js';
+import { emptyStoreFolder, STORED_WITH_PROFILES, storeFolder } from '../store/store-folder.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FILES = {
@@ -48,6 +50,9 @@ describe('completion scripts', () => {
 /** Each case: the words typed so far (the last one is being completed) and what must be offered. */
 const CASES: Array<[string[], string[], string[]]> = [
   [['payorder', 'or'], ['order'], ['login']],
+  // The command the scripts call back is for them alone.
+  [['payorder', ''], ['login', 'order', 'completion', 'man', 'sandbox'], ['__complete']],
+  [['payorder', '__'], [], ['__complete']],
   [
     ['payorder', 'order', ''],
     ['create', 'get'],
@@ -90,17 +95,73 @@ const CASES: Array<[string[], string[], string[]]> = [
   ],
 ];
 
+/**
+ * The profile names, which the scripts ask `payorder __complete profiles` for as they complete: each
+ * case says which config folder the shell's PAYORDER_CONFIG_DIR names (one whose store has two named
+ * profiles, or one without a store), the words typed, and what must and must not be offered.
+ */
+const PROFILE_CASES: Array<['two profiles' | 'no store', string[], string[], string[]]> = [
+  ['two profiles', ['payorder', 'status', '--profile', ''], ['default', 'acme', 'shop-b'], ['--json']],
+  [
+    'two profiles',
+    ['payorder', 'order', 'create', '--env', 'stage', '--profile', 'sh'],
+    ['shop-b'],
+    ['acme'],
+  ],
+  ['two profiles', ['payorder', 'logout', '--all', '--profile', 'a'], ['acme'], ['default', 'shop-b']],
+  // The word after the profile's is not a profile.
+  ['two profiles', ['payorder', 'token', '--profile', 'acme', '--'], ['--env', '--api'], ['acme', 'default']],
+  ['no store', ['payorder', 'login', '--profile', ''], ['default'], ['acme', 'shop-b']],
+];
+
+/**
+ * The environment a shell completes in for PROFILE_CASES: `payorder` on PATH is the built CLI, and
+ * PAYORDER_CONFIG_DIR names the case's config folder.
+ */
+function useProfileShell(): (folder: (typeof PROFILE_CASES)[number][0]) => Record<string, string> {
+  const envs = new Map<string, Record<string, string>>();
+  beforeAll(() => {
+    const bin = tempDir('payorder-bin-');
+    writeFileSync(join(bin, 'payorder'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const path = `${bin}${delimiter}${process.env.PATH ?? ''}`;
+    envs.set('two profiles', { PATH: path, PAYORDER_CONFIG_DIR: storeFolder(STORED_WITH_PROFILES).dir });
+    envs.set('no store', { PATH: path, PAYORDER_CONFIG_DIR: emptyStoreFolder().dir });
+  });
+  return (folder) => envs.get(folder)!;
+}
+
+/** What a shell offered (one word a line) holds `offered`, none of `notOffered`, and never the secret. */
+function expectOffers(stdout: string, offered: string[], notOffered: string[]): void {
+  const got = stdout.split('\n').map((line) => line.split('\t')[0]);
+  for (const word of offered) expect(got).toContain(word);
+  for (const word of notOffered) expect(got).not.toContain(word);
+  expect(stdout).not.toContain(SECRET);
+}
+
 describe('in real shells', () => {
+  const envFor = useProfileShell();
+
   describeWithTools(['bash'], 'bash', () => {
-    it.each(CASES)('%j', async (words, offered, notOffered) => {
+    const bash = async (words: string[], env?: Record<string, string>) => {
       const quoted = words.map((w) => `'${w}'`).join(' ');
-      const { stdout } = await execa('bash', [
-        '-c',
-        `source '${script(FILES.bash)}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
-      ]);
-      const got = stdout.split('\n');
-      for (const word of offered) expect(got).toContain(word);
-      for (const word of notOffered) expect(got).not.toContain(word);
+      const { stdout } = await execa(
+        'bash',
+        [
+          '-c',
+          `source '${script(FILES.bash)}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _payorder; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { env },
+      );
+      return stdout;
+    };
+    it.each(CASES)('%j', async (words, offered, notOffered) => {
+      expectOffers(await bash(words), offered, notOffered);
+    });
+
+    it.each(PROFILE_CASES)('profiles, %s: %j', async (folder, words, offered, notOffered) => {
+      expectOffers(await bash(words, envFor(folder)), offered, notOffered);
     });
 
     it('files for every migrate-check path, after options and their values too', async () => {
@@ -121,7 +182,7 @@ describe('in real shells', () => {
   });
 
   describeWithTools(['zsh'], 'zsh', () => {
-    it.each(CASES)('%j', async (words, offered, notOffered) => {
+    const zsh = async (words: string[], env?: Record<string, string>) => {
       const quoted = words.map((w) => `'${w}'`).join(' ');
       // compadd and _files stand in for zsh's completion system, which filters by the typed prefix.
       const harness = `compdef() { :; }
@@ -129,23 +190,33 @@ compadd() { while [[ $# -gt 0 && "$1" != "--" ]]; do shift; done; shift; local w
 _files() { print -r -- "<files>"; }
 source '${script(FILES.zsh)}'
 words=(${quoted}); CURRENT=${words.length}; _payorder; true`;
-      const { stdout } = await execa('zsh', ['-f', '-c', harness]);
-      const got = stdout.split('\n');
-      for (const word of offered) expect(got).toContain(word);
-      for (const word of notOffered) expect(got).not.toContain(word);
+      const { stdout } = await execa('zsh', ['-f', '-c', harness], { env });
+      return stdout;
+    };
+    it.each(CASES)('%j', async (words, offered, notOffered) => {
+      expectOffers(await zsh(words), offered, notOffered);
+    });
+
+    it.each(PROFILE_CASES)('profiles, %s: %j', async (folder, words, offered, notOffered) => {
+      expectOffers(await zsh(words, envFor(folder)), offered, notOffered);
     });
   });
 
   describeWithTools(['fish'], 'fish', () => {
+    const fish = async (words: string[], env?: Record<string, string>) => {
+      const { stdout } = await execa(
+        'fish',
+        ['--no-config', '-c', `source '${script(FILES.fish)}'; complete -C '${words.join(' ')}'`],
+        { env },
+      );
+      return stdout;
+    };
     it.each(CASES)('%j', async (words, offered, notOffered) => {
-      const { stdout } = await execa('fish', [
-        '--no-config',
-        '-c',
-        `source '${script(FILES.fish)}'; complete -C '${words.join(' ')}'`,
-      ]);
-      const got = stdout.split('\n').map((line) => line.split('\t')[0]);
-      for (const word of offered) expect(got).toContain(word);
-      for (const word of notOffered) expect(got).not.toContain(word);
+      expectOffers(await fish(words), offered, notOffered);
+    });
+
+    it.each(PROFILE_CASES)('profiles, %s: %j', async (folder, words, offered, notOffered) => {
+      expectOffers(await fish(words, envFor(folder)), offered, notOffered);
     });
 
     it('files for migrate-check paths', async () => {
@@ -169,5 +240,11 @@ words=(${quoted}); CURRENT=${words.length}; _payorder; true`;
       /'config set' = @\{.*Args = @\('choices default-env default-api default-output production\.v1\.auth-url [^']*', 'any'\); Variadic = \$false \}/,
     );
     expect(text).toMatch(/'migrate-check' = @\{.*Args = @\('files'\); Variadic = \$true \}/);
+    // --profile: the names payorder prints as it completes, its errors dropped; never the command itself.
+    expect(text).toMatch(/'status' = @\{.*'--profile' = 'dynamic profiles'/);
+    expect(text).toContain(
+      "elseif ($value -like 'dynamic *') { try { @(payorder __complete $value.Substring(8) 2>$null) } catch { @() } }",
+    );
+    expect(text).not.toMatch(/Subs = @\([^)]*__complete/);
   });
 });

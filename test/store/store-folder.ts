@@ -24,6 +24,18 @@ export const STORED = {
   },
 };
 
+/**
+ * STORED with two named profiles, written in the file after the default one and not by name, each
+ * with a login whose secret is in the file.
+ */
+export const STORED_WITH_PROFILES = {
+  ...STORED,
+  profiles: {
+    'shop-b': { environments: { sandbox: { credentials: { ...SHOP, username: 'second-shop' } } } },
+    acme: { environments: { stage: { credentials: { ...SHOP, clientId: 'acme-client' }, api: 'v1' } } },
+  },
+};
+
 /** Whether this process may chown files to another user (and reads every file whatever its mode). */
 export const IS_ROOT = process.geteuid?.() === 0;
 
