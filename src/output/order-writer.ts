@@ -11,10 +11,9 @@ import type { Order } from '../contract/schemas.js';
 import type { CliError } from '../errors.js';
 import { type OutputFormat, type OutputOptions, plain, tsvCell, valueAt } from './formats.js';
 import { painter } from './messages.js';
-import { batchLines, type LookupRow, manyTable, singleTable } from './order-tables.js';
+import type { LookupRow } from './order-tables.js';
 import { ORDER_COLUMNS } from './order-view.js';
 import { escapeControl, escapeStrings } from './terminal-text.js';
-import { stdoutWidth } from './text-width.js';
 
 /** What became of one input line of a batch; `order` is null unless it was created or found. */
 export type LineOutcome = 'created' | 'skipped' | 'failed' | 'unknown';
@@ -69,20 +68,28 @@ export interface OrderWriter {
   end(): Promise<void>;
 }
 
-/** A writer of orders in `format` (chosen by output/render.ts's rule) with the output options. */
-export function createOrderWriter(
+/**
+ * A writer of orders in `format` (chosen by output/render.ts's rule) with the output options. The
+ * tables and the terminal's text measures are loaded only for the table view: JSON, TSV and
+ * --field output never pay for them.
+ */
+export async function createOrderWriter(
   ctx: Context,
   flags: OutputOptions,
   format: OutputFormat,
   shape: WriterShape,
-): OrderWriter {
+): Promise<OrderWriter> {
   // Set when a write fills stdout's buffer: the caller waits in ready() before the next order.
   let full = false;
   const out = (text: string) => {
     if (!ctx.io.stdout.write(text)) full = true;
   };
   const paint = painter(ctx.io.colorOut);
-  const width = stdoutWidth(ctx);
+  const tables =
+    format === 'table' && !flags.field && !flags.raw
+      ? await Promise.all([import('./order-tables.js'), import('./text-width.js')])
+      : undefined;
+  const width = tables ? tables[1].stdoutWidth(ctx) : 0;
   const tableRows: LookupRow[] = [];
   let count = 0;
   let headerDone = false;
@@ -157,11 +164,14 @@ export function createOrderWriter(
         break;
       }
       default:
+        if (!tables) break;
         if (record)
-          out(`${batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`);
+          out(
+            `${tables[0].batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`,
+          );
         // One id that gave no order: its error on stderr says it all.
         else if (shape.single) {
-          if (order) out(`${singleTable(order, paint, width)}\n`);
+          if (order) out(`${tables[0].singleTable(order, paint, width)}\n`);
         } else tableRows.push(miss ? { missed: miss } : { order: order! });
     }
     count++;
@@ -183,7 +193,7 @@ export function createOrderWriter(
         writeHeader(shape.batch ? batchHeader : orderHeader);
       if (format === 'json' && !shape.single && !flags.raw && !flags.field)
         out(count === 0 ? '[]\n' : '\n]\n');
-      if (format === 'table' && tableRows.length > 0) out(`${manyTable(tableRows, paint, width)}\n`);
+      if (tables && tableRows.length > 0) out(`${tables[0].manyTable(tableRows, paint, width)}\n`);
     },
   };
 }

@@ -11,7 +11,6 @@ import { CliError } from '../errors.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
 import { requireCredentials } from './credentials.js';
-import { storedSecret } from './secret-storage.js';
 import { cachedToken, isUsable, rememberToken } from './token-cache.js';
 
 export class Session {
@@ -117,6 +116,8 @@ export async function openSession(
     secrets: clientSecretId === undefined ? [] : [clientSecretId],
     interruptible,
   });
-  const secret = () => storedSecret(ctx, target, chosen);
+  // The secret is read only when a token must be requested: a cached token never loads the
+  // secret's storage (the keychain code) at all.
+  const secret = async () => (await import('./secret-storage.js')).storedSecret(ctx, target, chosen);
   return new Session(ctx, store, client, { username, clientId }, secret);
 }

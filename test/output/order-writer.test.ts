@@ -142,7 +142,7 @@ async function write(
     columns,
     env: color ? {} : { NO_COLOR: '1' },
   });
-  const writer = createOrderWriter(ctx, { raw: false, headers: true, ...flags }, format, shape);
+  const writer = await createOrderWriter(ctx, { raw: false, headers: true, ...flags }, format, shape);
   expect(writer.format).toBe(format);
   for (const [order, raw] of orders) writer.order(order, raw);
   for (const lookup of lookups)

@@ -27,7 +27,7 @@ import {
   type OrderFields,
   type RequiredField,
 } from '../../orders/draft.js';
-import { orderLookup, type Waited, type WaitPlan, waitError, waitForPayment } from '../../orders/wait.js';
+import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { note, warn } from '../../output/messages.js';
 import { createOrderWriter } from '../../output/order-writer.js';
@@ -237,6 +237,8 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
   // The payer needs the link (its QR code, the browser) while payorder waits: shown before waiting.
   await showLink(created.order, options, ctx);
   const session = await openSession(ctx, target);
+  // Waiting (its spinner and timing) is loaded only for --wait.
+  const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
   const lookup = orderLookup(session, created.order.uuid);
   const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
   return { kind: 'order', order: waited.order, raw: waited.raw, waited };
@@ -258,17 +260,18 @@ export async function renderOrderCreate(
   }
   if (result.kind === 'order') {
     const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
-    const writer = createOrderWriter(ctx, output, format, { single: true, batch: false });
+    const writer = await createOrderWriter(ctx, output, format, { single: true, batch: false });
     writer.order(result.order, result.raw);
     await writer.end();
     if (!result.waited) await showLink(result.order, options, ctx);
-    const unpaid = result.waited && waitError(result.waited, options.wait!);
+    const unpaid =
+      result.waited && (await import('../../orders/wait.js')).waitError(result.waited, options.wait!);
     if (unpaid) throw unpaid;
     return;
   }
   // A batch streams: NDJSON is the piped default so results can be read as they come.
   const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput, whenPiped: 'ndjson' });
-  const writer = createOrderWriter(ctx, output, format, { single: false, batch: true });
+  const writer = await createOrderWriter(ctx, output, format, { single: false, batch: true });
   const progress = await createProgress(ctx);
   const { run } = result;
   const onStop = () => {

@@ -19,7 +19,7 @@ import { CliError, usageError } from '../../errors.js';
 import { readLines } from '../../orders/input-lines.js';
 import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
-import { orderLookup, type Waited, type WaitPlan, waitError, waitForPayment } from '../../orders/wait.js';
+import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { createOrderWriter } from '../../output/order-writer.js';
 import { chooseFormat, renderError } from '../../output/render.js';
@@ -100,6 +100,8 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
   if (options.wait) {
     const input = options.ids[0]!;
     try {
+      // Waiting (its spinner and timing) is loaded only for --wait.
+      const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
       const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
       return { kind: 'waited', input, waited };
     } catch (error) {
@@ -108,7 +110,8 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
   }
   const lookup = async (input: string): Promise<Lookup> => {
     try {
-      return { input, found: await orderLookup(session, checkOrderId(input))() };
+      const key = checkOrderId(input);
+      return { input, found: await session.authorized((token) => session.client.getOrder(token, key)) };
     } catch (error) {
       const failure = withHint(error, input, version);
       if (!(failure instanceof CliError)) throw failure;
@@ -131,12 +134,12 @@ export async function renderOrderGet(
 ): Promise<void> {
   const format = chooseFormat(ctx, { asked: options.output.format, stored: options.storedOutput });
   const single = isSingle(options);
-  const writer = createOrderWriter(ctx, options.output, format, { single, batch: false, lookup: true });
+  const writer = await createOrderWriter(ctx, options.output, format, { single, batch: false, lookup: true });
   if (result.kind === 'waited') {
     const { waited, input } = result;
     writer.order(waited.order, waited.raw, input);
     await writer.end();
-    const error = waitError(waited, options.wait!);
+    const error = (await import('../../orders/wait.js')).waitError(waited, options.wait!);
     if (error) throw error;
     return;
   }

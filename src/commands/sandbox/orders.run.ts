@@ -39,10 +39,15 @@ export async function renderSandboxOrders(
   options: SandboxOrdersOptions,
   ctx: Context,
 ): Promise<void> {
-  const writer = createOrderWriter(ctx, options.output, chooseFormat(ctx, { asked: options.output.format }), {
-    single: false,
-    batch: false,
-  });
+  const writer = await createOrderWriter(
+    ctx,
+    options.output,
+    chooseFormat(ctx, { asked: options.output.format }),
+    {
+      single: false,
+      batch: false,
+    },
+  );
   for (const view of views) {
     writer.order(view.order, view.raw);
     await writer.ready();

@@ -56,10 +56,15 @@ export async function renderSettle(
   options: SettleOptions,
   ctx: Context,
 ): Promise<void> {
-  const writer = createOrderWriter(ctx, options.output, chooseFormat(ctx, { asked: options.output.format }), {
-    single: true,
-    batch: false,
-  });
+  const writer = await createOrderWriter(
+    ctx,
+    options.output,
+    chooseFormat(ctx, { asked: options.output.format }),
+    {
+      single: true,
+      batch: false,
+    },
+  );
   writer.order(view.order, view.raw);
   await writer.end();
 }
