@@ -167,6 +167,10 @@ export function withConnections(ctx: Context, connections: number): Context {
 
 /** The context of the running process. */
 export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced: AbortSignal): Context {
+  const env = { ...proc.env };
+  // The client secret stays with payorder: no program it starts (a browser, the system's opener)
+  // inherits it from the process environment. payorder itself reads it from the context.
+  delete proc.env.PAYORDER_CLIENT_SECRET_ID;
   return buildContext({
     forced,
     io: {
@@ -179,7 +183,7 @@ export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced:
       stdoutColumns: proc.stdout.isTTY ? (proc.stdout.columns ?? 0) : 0,
       stderrColumns: proc.stderr.isTTY ? (proc.stderr.columns ?? 0) : 0,
     },
-    env: { ...proc.env },
+    env,
     signal,
   });
 }

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
+import { CREDENTIAL_VARIABLES } from '../session/credentials.js';
 
 /**
  * The words of a command line as a POSIX shell splits them: blanks separate words, single quotes
@@ -52,7 +53,11 @@ async function runBrowserCommand(ctx: Context, command: string, link: string): P
   }
   const [program, ...args] = words;
   if (program === undefined) throw new CliError('usage', 'BROWSER is blank', { field: 'BROWSER' });
-  const child = spawn(program, [...args, link], { env: ctx.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The browser gets the environment without payorder's credentials (the client secret above all).
+  const env = Object.fromEntries(
+    Object.entries(ctx.env).filter(([name]) => !(CREDENTIAL_VARIABLES as readonly string[]).includes(name)),
+  );
+  const child = spawn(program, [...args, link], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(ctx.io.stderr, { end: false });
   child.stderr.pipe(ctx.io.stderr, { end: false });
   const code = await new Promise<number | null>((resolve, reject) => {

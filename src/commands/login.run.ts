@@ -16,7 +16,13 @@ import { TEST_ACCOUNT } from '../sandbox/accounts.js';
 import { type SecretStorage, storeSecret } from '../session/secret-storage.js';
 import { openSession } from '../session/session.js';
 import { type AddressKind, resolveTarget, type TargetFlags } from '../session/target.js';
-import { addressesOf, DEFAULT_PROFILE, describeProfileEnv, environmentOf } from '../store/profile-data.js';
+import {
+  addressesOf,
+  DEFAULT_PROFILE,
+  describeProfileEnv,
+  environmentOf,
+  storedEnvironment,
+} from '../store/profile-data.js';
 
 export interface LoginFlags extends TargetFlags {
   username?: string;
@@ -64,7 +70,23 @@ export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promis
     auth: flags.authUrl === undefined ? undefined : checkBaseUrl('--auth-url', flags.authUrl),
     checkout: flags.checkoutUrl === undefined ? undefined : checkBaseUrl('--checkout-url', flags.checkoutUrl),
   };
-  const target = resolveTarget(ctx, flags, (await ctx.store()).read(), given);
+  const data = (await ctx.store()).read();
+  const target = resolveTarget(ctx, flags, data, given);
+  // A named profile's own addresses are a pair (a token goes only where its auth address belongs):
+  // one given alone must complete a pair the profile already has.
+  const missing =
+    given.auth && !given.checkout ? 'checkout' : given.checkout && !given.auth ? 'auth' : undefined;
+  if (
+    missing &&
+    target.profile !== DEFAULT_PROFILE &&
+    !storedEnvironment(data, { profile: target.profile, env: target.env })?.addresses?.[target.version]?.[
+      missing
+    ]
+  )
+    throw usageError(
+      `--auth-url and --checkout-url go together for profile ${target.profile}: give --${missing}-url too`,
+      { field: `--${missing}-url` },
+    );
   return {
     target,
     given,

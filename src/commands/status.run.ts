@@ -9,6 +9,7 @@ import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
 import { API_VERSIONS } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import { chooseFormat, render } from '../output/render.js';
+import { escapeControl } from '../output/terminal-text.js';
 import { findCredentials } from '../session/credentials.js';
 import { resolveAddress, resolveEnv, resolveProfile, resolveVersion } from '../session/target.js';
 import { cachedToken, isUsable } from '../session/token-cache.js';
@@ -160,14 +161,15 @@ export function renderStatus(report: StatusReport, options: StatusOptions, ctx: 
   render(ctx, chooseFormat(ctx, { asked: options.json ? 'json' : undefined }), {
     json: report,
     human: (paint) => {
-      const lines = [`${paint.dim('store')} ${report.store}`];
+      // Names and addresses come from a file or the environment: shown escaped, never as terminal codes.
+      const lines = [`${paint.dim('store')} ${escapeControl(report.store)}`];
       for (const s of report.environments) {
         const profile =
           s.profile === DEFAULT_PROFILE ? '' : `${paint.dim(', profile')} ${paint.bold(s.profile)}`;
         lines.push('', `${paint.bold(s.env)}${profile}${s.current ? paint.dim(' (current)') : ''}`);
         lines.push(
           s.logged_in
-            ? `  ${paint.green('✓')} logged in as ${s.username}, client id ${s.client_id} (from ${s.credentials_source}${secretText(s)})`
+            ? `  ${paint.green('✓')} logged in as ${escapeControl(s.username ?? '')}, client id ${escapeControl(s.client_id ?? '')} (from ${s.credentials_source}${secretText(s)})`
             : `  ${paint.red('✗')} not logged in`,
         );
         lines.push(`  api ${s.api}`);
@@ -175,7 +177,7 @@ export function renderStatus(report: StatusReport, options: StatusOptions, ctx: 
           const address = s.addresses[version]!;
           const token = s.tokens[version];
           lines.push(
-            `  ${version}: auth ${address.auth ?? paint.dim('(not set)')}, checkout ${address.checkout ?? paint.dim('(not set)')}` +
+            `  ${version}: auth ${address.auth ? escapeControl(address.auth) : paint.dim('(not set)')}, checkout ${address.checkout ? escapeControl(address.checkout) : paint.dim('(not set)')}` +
               (token ? `; token ${token.valid ? humanLeft(token.seconds_left) : 'not valid'}` : ''),
           );
         }

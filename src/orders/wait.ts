@@ -43,14 +43,21 @@ export function formatDuration(ms: number): string {
   return parts.filter((part) => part !== '').join(' ');
 }
 
+/**
+ * A lookup failure that a later lookup may not have: the service unreachable, no answer in time, or
+ * a server error (5xx). A lookup changes nothing, so it is safely asked again until the time is up.
+ */
+const passing = (error: CliError) =>
+  error.kind === 'network' || error.kind === 'outcome_unknown' || (error.details.status ?? 0) >= 500;
+
 /** Looks one order up by its key through the session (the token renewed when needed). */
 export const orderLookup = (session: Session, key: string) => () =>
   session.authorized((token) => session.client.getOrder(token, key));
 
 /**
  * Waits until the order leaves PENDING or `plan.timeoutMs` has passed, starting from `first` (an
- * order just created) or a first lookup. A lookup that cannot reach the service is tried again
- * until the time is up; any other error ends the wait. Ctrl-C ends it with "interrupted".
+ * order just created) or a first lookup. A lookup that fails in passing (see `passing`) is tried
+ * again until the time is up; any other error ends the wait. Ctrl-C ends it with "interrupted".
  */
 export async function waitForPayment(
   ctx: Context,
@@ -90,8 +97,11 @@ export async function waitForPayment(
         problem = '';
       } catch (error) {
         if (ctx.signal.aborted) throw stopped(ctx, uuid);
-        if (!(error instanceof CliError && error.kind === 'network')) throw error;
-        problem = 'cannot reach the service; trying again';
+        if (!(error instanceof CliError && passing(error))) throw error;
+        problem =
+          error.kind === 'network'
+            ? 'cannot reach the service; trying again'
+            : 'no usable answer; trying again';
         if (!progress) note(ctx, `${error.message}; trying again`);
       }
     }

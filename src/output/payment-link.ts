@@ -39,13 +39,19 @@ export async function showPaymentLink(
     const [stream, color, columns] = stdoutIsData
       ? [ctx.io.stderr, ctx.io.colorErr, ctx.io.stderrColumns]
       : [ctx.io.stdout, ctx.io.colorOut, ctx.io.stdoutColumns];
-    const code = await qrCode(link, color);
-    if (columns > 0 && code.width > columns)
-      warn(
-        ctx,
-        `the QR code is ${code.width} columns wide and the terminal ${columns}: widen it to scan the code`,
-      );
-    stream.write(`${code.text}\n`);
+    // The order exists whatever happens here: a link too long for a QR code is a warning, not a failure.
+    const code = await qrCode(link, color).catch((error: Error) => {
+      warn(ctx, `no QR code (${error.message}); the payment link: ${link}`);
+      return undefined;
+    });
+    if (code) {
+      if (columns > 0 && code.width > columns)
+        warn(
+          ctx,
+          `the QR code is ${code.width} columns wide and the terminal ${columns}: widen it to scan the code`,
+        );
+      stream.write(`${code.text}\n`);
+    }
   }
   if (asked.web) {
     note(ctx, `Opening ${link} in your browser.`);

@@ -118,11 +118,14 @@ export function findAddress(
   const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
   const override = ctx.env[variable];
   if (override) return { url: override, from: variable };
-  const own =
-    profile === DEFAULT_PROFILE
-      ? undefined
-      : storedEnvironment(data, { profile, env })?.addresses?.[version]?.[kind];
-  if (own) return { url: own, from: `the ${kind} address of profile ${profile}` };
+  // A profile's own addresses are a pair: a token goes only where its own auth address belongs, so
+  // a profile with an address of its own never borrows the other one from the default profile.
+  const ownPair =
+    profile === DEFAULT_PROFILE ? undefined : storedEnvironment(data, { profile, env })?.addresses?.[version];
+  if (ownPair?.auth || ownPair?.checkout) {
+    const own = ownPair[kind];
+    return own ? { url: own, from: `the ${kind} address of profile ${profile}` } : undefined;
+  }
   const shared = storedEnvironment(data, { profile: DEFAULT_PROFILE, env })?.addresses?.[version]?.[kind];
   if (shared) return { url: shared, from: configKey(env, version, kind) };
   return env === 'sandbox' ? { url: SANDBOX_DEFAULT_URL, from: 'the sandbox default' } : undefined;
@@ -164,6 +167,15 @@ export function resolveTarget(
     const found = findAddress(ctx, data, env, version, kind, profile);
     if (found) return checkBaseUrl(found.from, found.url);
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
+    if (profile !== DEFAULT_PROFILE && storedEnvironment(data, { profile, env })?.addresses?.[version])
+      throw new CliError(
+        'config',
+        `profile ${profile} has its own addresses for ${env} ${version} but no ${kind} address`,
+        {
+          field: variable,
+          hint: `log in again with --profile ${profile} --auth-url … --checkout-url … (the two go together)`,
+        },
+      );
     throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
       field: configKey(env, version, kind),
       hint: `set it with: payorder config set ${configKey(env, version, kind)} https://… (or ${variable} for one run)`,

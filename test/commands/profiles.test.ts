@@ -5,16 +5,17 @@
  * entries that do not overwrite each other, names refused before anything is sent, and a store
  * written before profiles existed read as the default profile.
  */
-import { chmodSync, copyFileSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import { EXIT } from '../../src/errors.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import type { KeychainAccess } from '../../src/store/keychain.js';
 import { cliFor, orderFlags, SECRET, SHOP } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
-import { journal } from '../helpers/sandbox.js';
+import { call, journal } from '../helpers/sandbox.js';
 
 /** The second merchant's account; its secret must never be printed either. */
 const SHOP_B = { username: 'second-shop', clientId: 'shop-b-client', clientSecretId: 'Second-Secret-4411' };
@@ -199,6 +200,39 @@ describe('named profiles', () => {
     expect(other.exitCode, other.stderr).toBe(0);
     expect((await stored([...ORDER, '--profile', 'shop-c'])).exitCode).toBe(0);
     expect(e2e.store().profiles?.['shop-c']?.environments?.sandbox?.addresses).toBeUndefined();
+  });
+
+  it("a profile's own addresses are a pair: never one of its own with the default profile's other", async () => {
+    const stored = cliFor({ configDir: e2e.dir });
+    const url = e2e.sb.url;
+    const other = 'http://127.0.0.1:9';
+    const first = await stored([...loginArgs('sandbox', '--auth-url', url, '--checkout-url', url)], {
+      input: SECRET,
+    });
+    expect(first.exitCode, first.stderr).toBe(0);
+    await call(url, 'DELETE', '/_sandbox/journal');
+    // One address alone for a profile that has none: refused, nothing sent.
+    const alone = await stored([...loginArgs('sandbox', '--profile', 'shop-b', '--auth-url', other)], {
+      input: SECRET,
+    });
+    expect(alone.exitCode).toBe(EXIT.usage);
+    expect(alone.stderr).toContain(
+      'error: --auth-url and --checkout-url go together for profile shop-b: give --checkout-url too',
+    );
+    expect(await journal(e2e.sb.url)).toHaveLength(0);
+    // A store that holds one own address (written by hand): the profile is not used with the other
+    // address borrowed from the default profile; the order is refused before any token is asked for.
+    const data = e2e.store();
+    data.profiles = {
+      'shop-b': { environments: { sandbox: { addresses: { v2: { auth: other } } } } },
+    } as typeof data.profiles;
+    writeFileSync(e2e.storeFile(), JSON.stringify(data), { mode: 0o600 });
+    const order = await stored([...ORDER, '--profile', 'shop-b']);
+    expect(order.exitCode).toBe(EXIT.usage);
+    expect(order.stderr).toContain(
+      'error: profile shop-b has its own addresses for sandbox v2 but no checkout address',
+    );
+    expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
   it("migrate-check: --config checks every profile's logins, --live uses the chosen profile's", async () => {

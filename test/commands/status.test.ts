@@ -122,6 +122,21 @@ describe('payorder status', () => {
     );
   });
 
+  it('on a terminal, names from the environment or the store are shown escaped, never as terminal codes', async () => {
+    const result = await runInProcess(['status', '--env', 'sandbox'], {
+      env: e2e.env({
+        NO_COLOR: '1',
+        PAYORDER_USERNAME: 'u\u001b]0;PWNED\u0007\u001b[2J',
+        PAYORDER_CLIENT_ID: 'c\u009b31m',
+        PAYORDER_CLIENT_SECRET_ID: SHOP.clientSecretId,
+      }),
+      stdoutIsTTY: true,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(result.stdout).toContain('logged in as u\\u001b]0;PWNED\\u0007\\u001b[2J, client id c\\u009b31m');
+  });
+
   it('says a token is valid exactly when payorder token would use it without renewing', async () => {
     const token = await login();
 

@@ -80,7 +80,7 @@ export interface OrderCreateOptions {
 }
 
 export type OrderCreateResult =
-  | { kind: 'order'; order: Order; raw: string; waited?: Waited }
+  | { kind: 'order'; order: Order; raw: string; waited?: Waited; waitFailure?: unknown }
   | { kind: 'dry-run'; request: WireRequest }
   | { kind: 'batch'; run: BatchRun };
 
@@ -234,14 +234,30 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     return { kind: 'order' as const, order, raw };
   });
   if (!options.wait) return created;
-  // The payer needs the link (its QR code, the browser) while payorder waits: shown before waiting.
-  await showLink(created.order, options, ctx);
-  const session = await openSession(ctx, target);
-  // Waiting (its spinner and timing) is loaded only for --wait.
-  const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
-  const lookup = orderLookup(session, created.order.uuid);
-  const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
-  return { kind: 'order', order: waited.order, raw: waited.raw, waited };
+  // From here on the order exists: whatever ends the wait (Ctrl-C, an answer the lookup cannot
+  // use), the order is still printed, and only then the failure is raised (renderOrderCreate).
+  try {
+    // The payer needs the link (its QR code, the browser) while payorder waits: shown before waiting.
+    await showLink(created.order, options, ctx);
+    const session = await openSession(ctx, target);
+    // Waiting (its spinner and timing) is loaded only for --wait.
+    const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
+    const lookup = orderLookup(session, created.order.uuid);
+    const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
+    return { kind: 'order', order: waited.order, raw: waited.raw, waited };
+  } catch (error) {
+    return { ...created, waitFailure: error };
+  }
+}
+
+/** A failure after the order was created, saying so: a script must not create it again. */
+function afterCreation(error: unknown, uuid: string): unknown {
+  if (!(error instanceof CliError)) return error;
+  const created = `order ${uuid} was created: do not create it again; look it up with payorder order get ${uuid}`;
+  return new CliError(error.kind, error.message, {
+    ...error.details,
+    hint: error.details.hint ? `${created}. ${error.details.hint}` : created,
+  });
 }
 
 export async function renderOrderCreate(
@@ -263,6 +279,7 @@ export async function renderOrderCreate(
     const writer = await createOrderWriter(ctx, output, format, { single: true, batch: false });
     writer.order(result.order, result.raw);
     await writer.end();
+    if (result.waitFailure !== undefined) throw afterCreation(result.waitFailure, result.order.uuid);
     if (!result.waited) await showLink(result.order, options, ctx);
     const unpaid =
       result.waited && (await import('../../orders/wait.js')).waitError(result.waited, options.wait!);

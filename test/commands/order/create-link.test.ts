@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { BIN, type CliOptions, onTerminal, orderFlags } from '../../helpers/cli.js';
-import { runInProcess, virtualTime } from '../../helpers/context.js';
+import { showPaymentLink } from '../../../src/output/payment-link.js';
+import { BIN, type CliOptions, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
+import { runInProcess, testContext, virtualTime } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
 import { describeWithTools } from '../../helpers/tools.js';
@@ -219,6 +220,29 @@ describe('order create --web', () => {
     expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(3);
   });
 
+  it("the browser does not get payorder's credentials from the environment", async () => {
+    await login();
+    const script = join(e2e.dir, 'env-browser');
+    const record = join(e2e.dir, 'env-browser.env');
+    writeFileSync(script, `#!/bin/sh\nenv > '${record}'\n`);
+    chmodSync(script, 0o755);
+    const result = await createWith(
+      {
+        env: {
+          BROWSER: script,
+          PAYORDER_USERNAME: SHOP.username,
+          PAYORDER_CLIENT_ID: SHOP.clientId,
+          PAYORDER_CLIENT_SECRET_ID: SHOP.clientSecretId,
+        },
+      },
+      '--web',
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    const seen = readFileSync(record, 'utf8');
+    expect(seen).not.toContain(SHOP.clientSecretId);
+    expect(seen).not.toMatch(/^PAYORDER_CLIENT_/m);
+  });
+
   it('without --web nothing is opened', async () => {
     await login();
     const browser = recordingBrowser();
@@ -229,6 +253,14 @@ describe('order create --web', () => {
 });
 
 // The reader itself: it reads the library's own rendering back, and tells two links apart.
+it('a link too long for a QR code is a warning that gives the link: the order exists, exit 0', async () => {
+  const { ctx, stdout, stderr } = testContext();
+  const link = `https://pay.example/${'x'.repeat(3_000)}`;
+  await showPaymentLink(ctx, link, { qr: true, web: false }, { stdoutIsData: true });
+  expect(stdout()).toBe('');
+  expect(stderr()).toMatch(/^warning: no QR code \(.*\); the payment link: https:\/\/pay\.example\/x+\n$/);
+});
+
 it('the QR reader reads a code back and tells one link from another', async () => {
   const text = await QRCode.toString('https://a.example/pay/1', { type: 'utf8' });
   expectQrOf(text, 'https://a.example/pay/1');

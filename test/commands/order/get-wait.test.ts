@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../src/errors.js';
 import { FIRST_PAUSE_MS, MAX_PAUSE_MS } from '../../../src/orders/wait.js';
-import { BIN, onTerminal, SHOP } from '../../helpers/cli.js';
+import { BIN, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
 import { runInProcess, virtualTime } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, createOrder, journal, tokenFor } from '../../helpers/sandbox.js';
@@ -149,6 +149,39 @@ describe('order create --wait', () => {
     expect(result.slept).toEqual([FIRST_PAUSE_MS]);
     // One order was created, whatever the waiting.
     expect(await e2e.orders()).toHaveLength(1);
+  });
+
+  it('a 502 page during the wait is looked up again; the order then paid: exit 0, one order', async () => {
+    await e2e.login();
+    const result = await waiting(
+      ['order', 'create', ...orderFlags({ amount: '3' }), '--wait'],
+      async (count) => {
+        const [order] = await e2e.orders();
+        if (count === 1)
+          await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', fault: 'html', times: 1 });
+        else await call(e2e.sb.url, 'POST', `/pay/${order.uuid}/pay`);
+      },
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).status).toBe('PAID');
+    expect(await e2e.orders()).toHaveLength(1);
+  });
+
+  it('a wait that ends in an error still prints the created order, and the error says it was created', async () => {
+    await e2e.login();
+    // The lookup is refused for good (401 even after a new token): the wait cannot go on.
+    const result = await waiting(['order', 'create', ...orderFlags({ amount: '4' }), '--wait'], async () => {
+      await call(e2e.sb.url, 'POST', '/_sandbox/force', {
+        route: 'lookup',
+        error: 'unauthorized',
+        times: 10,
+      });
+    });
+    const [created] = await e2e.orders();
+    expect(await e2e.orders()).toHaveLength(1);
+    expect(result.exitCode).toBe(EXIT.auth);
+    expect(JSON.parse(result.stdout)).toMatchObject({ uuid: created.uuid, status: 'PENDING' });
+    expect(result.stderr).toContain(`order ${created.uuid} was created: do not create it again`);
   });
 
   it('failed: exit 6; --wait does not go with --input or --dry-run', async () => {
