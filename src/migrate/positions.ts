@@ -8,18 +8,30 @@ export interface Position {
   column: number;
 }
 
-/** A function from an offset in `text` to its line and column. */
-export function positionsIn(text: string): (offset: number) => Position {
+/** The offsets where the lines of `text` start. */
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/** The index of the last of the ascending `starts` at or before `offset` (0 when none is). */
+export function indexAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** A function from an offset in `text` to its line and column. */
+export function positionsIn(text: string): (offset: number) => Position {
+  const starts = lineStarts(text);
   return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
+    const line = indexAt(starts, offset);
+    return { line: line + 1, column: offset - starts[line]! + 1 };
   };
 }

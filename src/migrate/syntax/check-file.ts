@@ -2,6 +2,7 @@
  * Checks one file with its grammar: parses the ranges that matter (chunks.ts), lowers the tree,
  * runs the rules, and turns their hits into findings with exact lines, columns and suggested lines.
  */
+import { indexAt, lineStarts } from '../positions.js';
 import { type Finding, finding } from '../rules.js';
 import { checkTree } from './checks.js';
 import { spansToParse } from './chunks.js';
@@ -56,7 +57,7 @@ interface Range {
 /** A range of the parser's input, with the rows and columns tree-sitter wants beside the offsets. */
 function range(starts: number[], start: number, end: number): Range {
   const position = (offset: number) => {
-    const row = lineOf(starts, offset);
+    const row = indexAt(starts, offset);
     return { row, column: offset - starts[row]! };
   };
   return { startIndex: start, endIndex: end, startPosition: position(start), endPosition: position(end) };
@@ -85,25 +86,6 @@ function shift(nodes: unknown[], offset: number): void {
   }
 }
 
-/** The offsets where lines start. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** The index of the line holding `offset`. */
-function lineOf(starts: number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
   const starts = lineStarts(text);
   const lineText = (line: number) =>
@@ -112,8 +94,8 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
   const edits = new Map<number, Edit[]>();
   for (const { edit } of hits) {
     if (!edit) continue;
-    const line = lineOf(starts, edit.start);
-    if (lineOf(starts, edit.end) !== line) continue;
+    const line = indexAt(starts, edit.start);
+    if (indexAt(starts, edit.end) !== line) continue;
     edits.set(line, [...(edits.get(line) ?? []), edit]);
   }
   const replaced = new Map<number, string>();
@@ -129,7 +111,7 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
     replaced.set(line, fixed.trim());
   }
   return hits.map((found) => {
-    const line = lineOf(starts, found.at);
+    const line = indexAt(starts, found.at);
     const result = finding(
       found.rule,
       { file, line: line + 1, column: found.at - starts[line]! + 1 },
@@ -137,7 +119,7 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
       found.fix,
       found.severity,
     );
-    const fixed = found.edit ? replaced.get(lineOf(starts, found.edit.start)) : undefined;
+    const fixed = found.edit ? replaced.get(indexAt(starts, found.edit.start)) : undefined;
     if (fixed !== undefined) result.replacement = fixed;
     return result;
   });

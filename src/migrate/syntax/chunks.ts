@@ -6,6 +6,7 @@
  * ranges of one tree, so offsets stay the file's. Most of a real tree never mentions the service
  * and is never parsed.
  */
+import { indexAt } from '../positions.js';
 import type { LanguageId } from './languages.js';
 
 /** Anything a source rule can fire on. Files without it are not parsed. */
@@ -170,16 +171,7 @@ export interface Span {
 export function spansToParse(text: string, language: LanguageId): Span[] | undefined {
   const starts = statementStarts(text, language);
   if (!starts || starts.length < 4) return undefined;
-  const chunkOf = (offset: number) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  };
+  const chunkOf = (offset: number) => indexAt(starts, offset);
   const endOf = (i: number) => starts[i + 1] ?? text.length;
   const chosen = new Set<number>();
   const mark = (pattern: RegExp) => {

@@ -10,6 +10,15 @@ type S = SyntaxNode;
 
 const span = (n: S) => ({ start: n.startIndex, end: n.endIndex });
 
+/** An entry without a key (a list item, a positional argument), placed where its value starts. */
+const unkeyed = (node: S, value: A.Expr): A.Entry => ({
+  key: '',
+  keyStart: node.startIndex,
+  keyEnd: node.startIndex,
+  quoted: false,
+  value,
+});
+
 export function keyOf(l: Lowerer, n: S): Omit<A.Entry, 'value'> | undefined {
   const lowered = l.expr(n);
   if (lowered?.k === 'str' && lowered.parts.length === 1 && 'text' in lowered.parts[0]!) {
@@ -46,14 +55,7 @@ export function lowerMap(l: Lowerer, n: S): A.MapLit {
       });
     } else if (!child.type.includes('comment')) {
       const value = l.expr(child);
-      if (value)
-        entries.push({
-          key: '',
-          keyStart: child.startIndex,
-          keyEnd: child.startIndex,
-          quoted: false,
-          value,
-        });
+      if (value) entries.push(unkeyed(child, value));
     }
   }
   return { k: 'map', ...span(n), entries };
@@ -68,14 +70,7 @@ export function lowerPhpArray(l: Lowerer, n: S): A.MapLit {
     const key = keyed && parts[0] ? keyOf(l, parts[0]) : undefined;
     const value = l.expr(parts.at(-1));
     if (key) entries.push({ ...key, value });
-    else if (value)
-      entries.push({
-        key: '',
-        keyStart: element.startIndex,
-        keyEnd: element.startIndex,
-        quoted: false,
-        value,
-      });
+    else if (value) entries.push(unkeyed(element, value));
   }
   return { k: 'map', ...span(n), entries };
 }
@@ -101,14 +96,7 @@ export function lowerInitializer(l: Lowerer, n: S): A.MapLit {
       i += 2;
     } else if (child.isNamed && !child.type.includes('comment')) {
       const value = l.expr(child);
-      if (value)
-        entries.push({
-          key: '',
-          keyStart: child.startIndex,
-          keyEnd: child.startIndex,
-          quoted: false,
-          value,
-        });
+      if (value) entries.push(unkeyed(child, value));
     }
   }
   return { k: 'map', ...span(n), entries };
@@ -126,14 +114,7 @@ export function lowerKeyed(l: Lowerer, n: S): A.MapLit {
       if (key) entries.push({ ...key, value });
     } else if (!child.type.includes('comment')) {
       const value = l.expr(child);
-      if (value)
-        entries.push({
-          key: '',
-          keyStart: child.startIndex,
-          keyEnd: child.startIndex,
-          quoted: false,
-          value,
-        });
+      if (value) entries.push(unkeyed(child, value));
     }
   }
   return { k: 'map', ...span(n), entries };
