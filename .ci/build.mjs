@@ -44,6 +44,56 @@ function copyGrammars(folder) {
   for (const file of GRAMMARS) copyFileSync(join(ROOT, 'node_modules', file), join(folder, basename(file)));
 }
 
+/**
+ * Code that bundled packages import but never run for payorder, left out of the bundle. Each of
+ * these imports resolves to a stand-in that throws as soon as it is used.
+ * - conf validates a store against a JSON schema (ajv, ajv-formats) only when given one, and runs
+ *   migrations (semver) only when given them: payorder gives neither, src/store/ checks the store's
+ *   shape itself (180 kB).
+ * - undici carries its HTTP parser compiled to WebAssembly twice, with SIMD and without, and falls
+ *   back to the second when the first does not load (so it must be the one kept: some platforms
+ *   lack SIMD). On answers of a few hundred bytes SIMD saves nothing measurable (72 kB).
+ * - undici's clients load fetch's body code only to send a FormData body: payorder sends JSON text
+ *   (40 kB).
+ */
+const LEFT_OUT = [
+  { importer: /[\\/]node_modules[\\/]conf[\\/]/, path: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ },
+  { importer: /[\\/]node_modules[\\/]undici[\\/]/, path: /[\\/]llhttp_simd-wasm\.js$/ },
+  {
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/,
+    path: /^\.\.\/web\/fetch\/body\.js$/,
+  },
+];
+
+/**
+ * ora's spinners: ora draws `dots`, or `line` where the terminal shows no Unicode, and payorder
+ * never names another, so only those two of the package's ninety are bundled (30 kB).
+ */
+const SPINNERS_KEPT = ['dots', 'line'];
+
+/** The plugin that leaves those out; the standalone executable's bundle (sea.mjs) uses it too. */
+export const leaveOut = {
+  name: 'leave-out',
+  setup(build) {
+    // In place of the package's own index, which exports every spinner (its licence is still listed).
+    build.onLoad({ filter: /[\\/]node_modules[\\/]cli-spinners[\\/]index\.js$/ }, () => {
+      const all = JSON.parse(readFileSync(join(ROOT, 'node_modules/cli-spinners/spinners.json'), 'utf8'));
+      const kept = Object.fromEntries(SPINNERS_KEPT.map((name) => [name, all[name]]));
+      return { contents: `export default ${JSON.stringify(kept)};`, loader: 'js' };
+    });
+    for (const { importer, path } of LEFT_OUT)
+      build.onResolve({ filter: path }, (args) =>
+        importer.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
+      );
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ path }) => ({
+      contents: `const leftOut = () => { throw new Error(${JSON.stringify(`${path} is left out of payorder's bundle (.ci/build.mjs)`)}); };
+        const standIn = new Proxy(leftOut, { get: () => standIn, apply: leftOut, construct: leftOut });
+        export { standIn as Ajv2020, standIn as default };`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Where the licences of the bundled packages go: beside README.md in the package. */
 const LICENSES = 'THIRD_PARTY_LICENSES';
 
@@ -129,7 +179,7 @@ export async function build() {
       // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
       // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
       banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-      plugins: [licenses.plugin],
+      plugins: [leaveOut, licenses.plugin],
       metafile: true,
       logLevel: 'warning',
     });

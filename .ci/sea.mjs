@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { execa } from 'execa';
-import { build } from './build.mjs';
+import { build, leaveOut } from './build.mjs';
 import { nodeRuntime, RUNTIMES } from './runtimes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -65,6 +65,8 @@ export async function buildSea(output = SEA_OUTPUT) {
       // The keychain addon is imported by a name held in a variable (src/store/keychain.ts), which the
       // bundle leaves as it is. Inside the executable import() loads Node's built-in modules only, so
       // that import fails and login keeps the secret in the file, as where the addon is not installed.
+      // Code of bundled packages that payorder never runs stays out, as in build.mjs.
+      plugins: [leaveOut],
       logLevel: 'warning',
     });
     const grammars = join(ROOT, 'dist/grammars');

@@ -11,11 +11,12 @@
  * - into a folder with `--omit=optional`: payorder alone. Not globally: npm installs optional
  *   dependencies of a global tarball install whatever --omit says (npm/cli#8284).
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeRuntime, RUNTIMES } from '../.ci/runtimes.mjs';
+import { recordsOf, writeOrderLines } from './helpers/batch.js';
 import { tempDir } from './helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -37,13 +38,16 @@ const NODES = [
   { role: '26', version: RUNTIMES.node26, binary: '' },
 ];
 
+/** The packed tarball, once beforeAll has packed it. */
+let tarball = '';
+
 /** Packs the project once and installs the tarball under each prefix, with npm's `flags`. */
 async function packAndInstall(installs: Array<[prefix: string, flags: string[]]>): Promise<void> {
   // dist/ is built by the test run's global setup; packing must not rebuild it under the other tests.
   const packed = await execa('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
     cwd: ROOT,
   });
-  const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
+  tarball = join(work, packed.stdout.trim().split('\n').pop()!);
   // npm keeps the machine's environment (certificate settings among it); --prefix moves its global folder.
   await Promise.all(
     installs.map(([prefix, flags]) =>
@@ -126,58 +130,101 @@ describe('the installed package', () => {
   });
 });
 
-describe.concurrent('on each Node it supports', () => {
-  it.for(NODES)('Node $version ($role): --version, then the sandbox, login and an order', async (target) => {
-    const env = {
-      PATH: `${join(globalPrefix, 'bin')}:${join(target.binary, '..')}:${process.env.PATH}`,
-      HOME: work,
-      PAYORDER_CONFIG_DIR: join(work, `config-${target.version}`),
-    };
-    expect((await execa('node', ['--version'], { env, extendEnv: false })).stdout).toBe(`v${target.version}`);
-    expect((await execa('payorder', ['--version'], { env, extendEnv: false })).stdout).toBe(version);
-
-    const sandbox = execa('payorder', ['sandbox', '--port', '0', '--json'], {
-      env,
-      extendEnv: false,
-      reject: false,
-    });
-    try {
-      const { url } = JSON.parse(await firstLine(sandbox.stdout!));
-      const run = (args: string[]) =>
-        execa('payorder', args, {
-          env: { ...env, PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
-          extendEnv: false,
-          reject: false,
-        });
-      // The secret stays in the test's folder whatever keychain the machine has (the keychain has tests of its own).
-      const login = await run(['login', '--env', 'sandbox', '--insecure-storage']);
-      expect(login.exitCode, String(login.stderr)).toBe(0);
-      const order = await run([
-        'order',
-        'create',
-        '--env',
-        'sandbox',
-        '--amount',
-        '19.99',
-        '--description',
-        'Packaged',
-        '--success',
-        'https://s.example/ok',
-        '--fail',
-        'https://s.example/ko',
-        '--json',
-      ]);
-      expect(order.exitCode, String(order.stderr)).toBe(0);
-      expect(JSON.parse(String(order.stdout))).toMatchObject({
-        amount: '19.99',
-        amount_cents: '1999',
-        status: 'PENDING',
-      });
-    } finally {
-      sandbox.kill('SIGTERM');
-      await sandbox;
-    }
+describe('the packed package', () => {
+  // migrate-check's grammars are WebAssembly files that only it loads: outside the size budget.
+  it('is small: its code at most 1.2 MB, the tarball without the grammars at most 400 kB', async () => {
+    const unpacked = join(work, 'unpacked');
+    mkdirSync(unpacked);
+    await execa('tar', ['-xzf', tarball, '-C', unpacked]);
+    const dist = join(unpacked, 'package/dist');
+    const grammars = join(dist, 'grammars');
+    const code = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .map((file) => join(dist, file))
+      .filter((file) => !file.startsWith(grammars) && statSync(file).isFile())
+      .reduce((total, file) => total + statSync(file).size, 0);
+    expect(code).toBeLessThanOrEqual(1_200_000);
+    // Packed again as npm packs (gzip's default level), with the grammars taken out.
+    rmSync(grammars, { recursive: true });
+    const withoutGrammars = join(work, 'without-grammars.tgz');
+    await execa('tar', ['-czf', withoutGrammars, '-C', unpacked, 'package']);
+    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(400_000);
   });
+});
+
+describe.concurrent('on each Node it supports', () => {
+  it.for(NODES)(
+    'Node $version ($role): --version, then the sandbox, login, an order and a batch',
+    async (target) => {
+      const env = {
+        PATH: `${join(globalPrefix, 'bin')}:${join(target.binary, '..')}:${process.env.PATH}`,
+        HOME: work,
+        PAYORDER_CONFIG_DIR: join(work, `config-${target.version}`),
+      };
+      expect((await execa('node', ['--version'], { env, extendEnv: false })).stdout).toBe(
+        `v${target.version}`,
+      );
+      expect((await execa('payorder', ['--version'], { env, extendEnv: false })).stdout).toBe(version);
+
+      const sandbox = execa('payorder', ['sandbox', '--port', '0', '--json'], {
+        env,
+        extendEnv: false,
+        reject: false,
+      });
+      try {
+        const { url } = JSON.parse(await firstLine(sandbox.stdout!));
+        const run = (args: string[]) =>
+          execa('payorder', args, {
+            env: { ...env, PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
+            extendEnv: false,
+            reject: false,
+          });
+        // The secret stays in the test's folder whatever keychain the machine has (the keychain has tests of its own).
+        const login = await run(['login', '--env', 'sandbox', '--insecure-storage']);
+        expect(login.exitCode, String(login.stderr)).toBe(0);
+        const order = await run([
+          'order',
+          'create',
+          '--env',
+          'sandbox',
+          '--amount',
+          '19.99',
+          '--description',
+          'Packaged',
+          '--success',
+          'https://s.example/ok',
+          '--fail',
+          'https://s.example/ko',
+          '--json',
+        ]);
+        expect(order.exitCode, String(order.stderr)).toBe(0);
+        expect(JSON.parse(String(order.stdout))).toMatchObject({
+          amount: '19.99',
+          amount_cents: '1999',
+          status: 'PENDING',
+        });
+        // A batch goes through the keep-alive transport, bundled from parts of undici.
+        const batch = await run([
+          'order',
+          'create',
+          '--env',
+          'sandbox',
+          '--input',
+          writeOrderLines(work, 3, `batch-${target.version}.ndjson`),
+          '-o',
+          'ndjson',
+        ]);
+        expect(batch.exitCode, String(batch.stderr)).toBe(0);
+        expect(recordsOf(String(batch.stdout)).map((record) => record.outcome)).toEqual([
+          'created',
+          'created',
+          'created',
+        ]);
+      } finally {
+        sandbox.kill('SIGTERM');
+        await sandbox;
+      }
+    },
+  );
 });
 
 /** The first line a stream writes. */

@@ -9,9 +9,15 @@
  *
  * One-shot commands keep the built-in fetch (transport.ts): loading undici costs more start-up time
  * than one request saves.
+ *
+ * Only the three parts of undici used here are imported (src/types/undici-parts.d.ts): its index
+ * loads fetch, WebSocket, the caches and the mocks as well, which more than doubled the bundle.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, type Dispatcher, interceptors } from 'undici';
+import type { Dispatcher } from 'undici';
+import dispatchRequest from 'undici/lib/api/api-request.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import redirect from 'undici/lib/interceptor/redirect.js';
 import { answered, type Transport } from './transport.js';
 
 /** How many redirects are followed, as many as fetch follows. */
@@ -19,13 +25,11 @@ const MAX_REDIRECTIONS = 20;
 
 /** A transport whose agent keeps at most `connections` connections per origin, each kept alive. */
 export function keepAliveTransport(connections: number): Transport {
-  const dispatcher = new Agent({ connections }).compose(
-    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
-  );
+  const dispatcher = new Agent({ connections }).compose(redirect({ maxRedirections: MAX_REDIRECTIONS }));
   return {
     async fetch(request, { wire }) {
       const url = new URL(request.url);
-      const answer = await dispatcher.request({
+      const answer = await dispatchRequest.call(dispatcher, {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method as Dispatcher.HttpMethod,

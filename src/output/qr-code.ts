@@ -14,9 +14,13 @@ export interface QrCode {
 }
 
 export async function qrCode(link: string, color: boolean): Promise<QrCode> {
-  // The package is CommonJS: its functions are on the default export, bundled or not.
-  const { default: QRCode } = await import('qrcode');
-  const blocks = await QRCode.toString(link, { type: 'utf8' });
+  // The encoder and the block-character renderer only (src/types/package-parts.d.ts). The package
+  // is CommonJS: its functions are on the default export, bundled or not.
+  const [{ default: encoder }, { default: renderer }] = await Promise.all([
+    import('qrcode/lib/core/qrcode.js'),
+    import('qrcode/lib/renderer/utf8.js'),
+  ]);
+  const blocks = renderer.render(encoder.create(link));
   const lines = blocks.split('\n');
   const paint = painter(color);
   return {
