@@ -27,8 +27,10 @@ export class Journal {
 
   constructor(private readonly limit: number) {}
 
+  /** Keeps `entry` as it is given (numbered, not copied): the caller makes a new one per request. */
   record(entry: Omit<Recorded, 'seq'>): void {
-    this.#entries.push({ seq: ++this.#seq, ...entry });
+    (entry as Recorded).seq = ++this.#seq;
+    this.#entries.push(entry as Recorded);
     // Trim in batches so a full journal does not shift its whole array on every request.
     if (this.#entries.length > this.limit * 1.5 + 100)
       this.#entries.splice(0, this.#entries.length - this.limit);

@@ -39,6 +39,17 @@ const fail = (id: CatalogId): Outcome => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A value, or a promise of one where the work had to wait (a token's first check, a delay). */
+type MaybeAsync<T> = T | Promise<T>;
+
+/**
+ * `next` applied to `value`: at once when the value is at hand, so that a request served from memory
+ * (the usual one: a token already checked, an order created or found) makes no trip through the
+ * promise queue.
+ */
+const after = <T, U>(value: MaybeAsync<T>, next: (settled: T) => MaybeAsync<U>): MaybeAsync<U> =>
+  value instanceof Promise ? value.then(next) : next(value);
+
 function readJson(raw: string | undefined): { body: unknown; malformed: boolean } {
   if (raw === undefined || raw.trim() === '') return { body: undefined, malformed: false };
   try {
@@ -54,13 +65,13 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function authenticate(core: SandboxCore, request: Request): Promise<TokenClaims | Outcome> {
+function authenticate(core: SandboxCore, request: Request): MaybeAsync<TokenClaims | Outcome> {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match) return fail('unauthorized');
-  const verdict = await core.tokens.verify(match[1]!);
-  if (verdict.ok) return verdict.claims;
-  return fail(verdict.reason === 'expired' ? 'expired' : 'unauthorized');
+  return after(core.tokens.verify(match[1]!), (verdict) =>
+    verdict.ok ? verdict.claims : fail(verdict.reason === 'expired' ? 'expired' : 'unauthorized'),
+  );
 }
 
 const isOutcome = (value: TokenClaims | Outcome): value is Outcome => 'status' in value;
@@ -82,9 +93,13 @@ async function issueToken(
   return { status: 200, body: tokenResponseBody(token), done: true };
 }
 
-async function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exchange): Promise<Outcome> {
-  const claims = await authenticate(core, exchange.request);
-  if (isOutcome(claims)) return claims;
+function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exchange): MaybeAsync<Outcome> {
+  return after(authenticate(core, exchange.request), (claims) =>
+    isOutcome(claims) ? claims : createFor(claims, core, version, exchange),
+  );
+}
+
+function createFor(claims: TokenClaims, core: SandboxCore, version: ApiVersion, exchange: Exchange): Outcome {
   const read = exchange.malformed
     ? { problem: 'missing' as const }
     : readOrderRequest(version, exchange.body);
@@ -104,9 +119,13 @@ async function createOrder(core: SandboxCore, version: ApiVersion, exchange: Exc
   return { status: 200, body: orderResponseBody(order), done: true };
 }
 
-async function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: Exchange): Promise<Outcome> {
-  const claims = await authenticate(core, request);
-  if (isOutcome(claims)) return claims;
+function lookupOrder(core: SandboxCore, version: ApiVersion, { request }: Exchange): MaybeAsync<Outcome> {
+  return after(authenticate(core, request), (claims) =>
+    isOutcome(claims) ? claims : lookUpFor(claims, core, version, request),
+  );
+}
+
+function lookUpFor(claims: TokenClaims, core: SandboxCore, version: ApiVersion, request: Request): Outcome {
   const key = Object.values(request.params)[0] ?? '';
   const order = core.orders.find(key);
   // Each version is a service of its own: an order made on the other one is unknown here.
@@ -161,16 +180,14 @@ function serve(
   core: SandboxCore,
   route: Route,
   version: ApiVersion,
-  handler: (core: SandboxCore, version: ApiVersion, exchange: Exchange) => Promise<Outcome>,
+  handler: (core: SandboxCore, version: ApiVersion, exchange: Exchange) => MaybeAsync<Outcome>,
 ) {
   const serverFailure: CatalogId = route === 'token' ? 'token-500' : '999';
-  return async (request: Request): Promise<Answer | typeof NO_ANSWER> => {
+  return (request: Request): MaybeAsync<Answer | typeof NO_ANSWER> => {
     const { body, malformed } = readJson(request.body);
     let forced = core.forced.take(route, version);
     if (!forced && core.failRate > 0 && Math.random() < core.failRate)
       forced = { route, error: serverFailure, times: 1 };
-    if (core.latencyMs > 0) await sleep(core.latencyMs);
-    if (forced?.fault === 'latency') await sleep(forced.ms ?? 1000);
     const record = (status: number) =>
       core.journal.record({
         at: core.now().getTime(),
@@ -182,20 +199,31 @@ function serve(
         authorization: request.headers.authorization,
         body: malformed ? '(malformed JSON)' : body,
       });
+    const exchange = { request, body, malformed };
 
-    if (forced?.fault && forced.fault !== 'latency') {
-      if (AFTER_WORK.has(forced.fault)) await handler(core, version, { request, body, malformed });
-      const answer = faultAnswer(forced, request);
-      // A withheld answer is journaled with status 0.
-      record(answer === NO_ANSWER ? 0 : answer.status);
-      return answer;
-    }
-    const entry = forced?.error ? findCatalogEntry(forced.error) : undefined;
-    const outcome = entry
-      ? { status: entry.status, body: errorBody(entry) }
-      : await handler(core, version, { request, body, malformed });
-    record(outcome.status);
-    return { status: outcome.status, body: outcome.body };
+    const answer = (): MaybeAsync<Answer | typeof NO_ANSWER> => {
+      if (forced?.fault && forced.fault !== 'latency') {
+        const fault = forced;
+        const faulty = () => {
+          const spoiled = faultAnswer(fault, request);
+          // A withheld answer is journaled with status 0.
+          record(spoiled === NO_ANSWER ? 0 : spoiled.status);
+          return spoiled;
+        };
+        return AFTER_WORK.has(fault.fault!) ? after(handler(core, version, exchange), faulty) : faulty();
+      }
+      const entry = forced?.error ? findCatalogEntry(forced.error) : undefined;
+      const outcome = entry
+        ? { status: entry.status, body: errorBody(entry) }
+        : handler(core, version, exchange);
+      return after(outcome, ({ status, body }) => {
+        record(status);
+        return { status, body };
+      });
+    };
+    // --latency, then a forced latency fault, before anything else happens.
+    const delay = core.latencyMs + (forced?.fault === 'latency' ? (forced.ms ?? 1000) : 0);
+    return delay > 0 ? sleep(delay).then(answer) : answer();
   };
 }
 

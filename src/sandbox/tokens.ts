@@ -32,11 +32,16 @@ export class TokenIssuer {
       .sign(this.#key);
   }
 
-  async verify(token: string): Promise<Verdict> {
-    const nowSeconds = this.now().getTime() / 1000;
+  /** The verdict on `token`: at once for a token already checked, else once its signature is. */
+  verify(token: string): Verdict | Promise<Verdict> {
     const cached = this.#verified.get(token);
-    if (cached)
-      return cached.exp > nowSeconds ? { ok: true, claims: cached } : { ok: false, reason: 'expired' };
+    if (!cached) return this.#check(token);
+    return cached.exp > this.now().getTime() / 1000
+      ? { ok: true, claims: cached }
+      : { ok: false, reason: 'expired' };
+  }
+
+  async #check(token: string): Promise<Verdict> {
     try {
       const { payload } = await jwtVerify(token, this.#key, {
         algorithms: ['HS256'],
