@@ -7,7 +7,16 @@
  * The bundle holds every dependency, so the published package has none: they are all
  * devDependencies, and installing payorder installs one package and runs no install script.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -94,6 +103,24 @@ export const leaveOut = {
   },
 };
 
+/** Defines `require` in an output file (see the build's `banner`). */
+const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+
+/**
+ * Takes the `require` banner out of the output files that never call require: all but esbuild's own
+ * shim, in practice. Each file keeping it would make a require function of its own as it loads,
+ * and a command loads up to forty of them.
+ */
+function dropUnusedRequire(metafile) {
+  for (const output of Object.keys(metafile.outputs).filter((file) => file.endsWith('.js'))) {
+    const file = join(ROOT, output);
+    const code = readFileSync(file, 'utf8');
+    const rest = code.slice(REQUIRE_BANNER.length);
+    if (code.startsWith(REQUIRE_BANNER) && !/\brequire\b/.test(rest))
+      writeFileSync(file, rest.replace(/^\n/, ''));
+  }
+}
+
 /** Where the licences of the bundled packages go: beside README.md in the package. */
 const LICENSES = 'THIRD_PARTY_LICENSES';
 
@@ -178,12 +205,14 @@ export async function build() {
       define: { PAYORDER_VERSION: JSON.stringify(version) },
       // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
       // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
-      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+      // (Only the files that use it keep it: see dropUnusedRequire.)
+      banner: { js: REQUIRE_BANNER },
       plugins: [leaveOut, licenses.plugin],
       metafile: true,
       logLevel: 'warning',
     });
     licenses.complete(metafile);
+    dropUnusedRequire(metafile);
     copyGrammars(join(next, 'grammars'));
     for (const output of OUTPUTS) swapIn(join(next, output), join(ROOT, 'dist', output));
     swapIn(join(next, LICENSES), join(ROOT, LICENSES));
