@@ -17,7 +17,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
@@ -121,6 +121,88 @@ function dropUnusedRequire(metafile) {
   }
 }
 
+/** esbuild's options for the bundle, written to `outdir`. */
+function bundleOptions(version, outdir) {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
+    bundle: true,
+    // Commands load their modules lazily (dynamic import); splitting gives those their own chunks,
+    // and code shared by the CLI and the sandbox one copy.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    // The oldest Node that package.json "engines" allows: 22.13, the oldest 22 the bundled prompts
+    // support (package.json "overrides" keeps them on the releases that do).
+    target: 'node22.13',
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    minify: MINIFY,
+    legalComments: 'none',
+    // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
+    // stays an optional dependency, and is loaded only when a secret is read or stored.
+    external: ['@napi-rs/keyring'],
+    // The version the bundled CLI reports (commander's --version, SARIF reports), from package.json.
+    define: { PAYORDER_VERSION: JSON.stringify(version) },
+    // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
+    // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
+    // (Only the files that use it keep it: see dropUnusedRequire.)
+    banner: { js: REQUIRE_BANNER },
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * A plugin that puts the source files the CLI loads before it runs any command (what main.ts imports,
+ * whatever the command) into one chunk. esbuild splits code by the set of entries that reach it, and
+ * every lazily loaded module counts as an entry, so these files came out as a dozen chunks of a few
+ * hundred bytes, each a module for Node to resolve, read and link (about half a millisecond apiece).
+ * Imported by every entry of payorder's own, they share one chunk; main.js always loads first, so no
+ * command loads anything it would not have. Packages stay out (the command-line parser, chalk): the
+ * sandbox's entry (dist/sandbox.js) has no use for the parser, and chalk is reached by ora's entry.
+ * A first build, not written, finds the files and the entries; `file` lists the files to import.
+ */
+async function startUpChunk(options, file) {
+  const { metafile } = await esbuild.build({ ...options, write: false, metafile: true, plugins: [leaveOut] });
+  const { outputs } = metafile;
+  const loaded = new Set();
+  const visit = (output) => {
+    if (loaded.has(output)) return;
+    loaded.add(output);
+    for (const { kind, path, external } of outputs[output].imports)
+      if (kind === 'import-statement' && !external) visit(path);
+  };
+  const main = Object.keys(outputs).find((output) => outputs[output].entryPoint === 'src/main.ts');
+  visit(main);
+  loaded.delete(main);
+  const ours = (input) => input.startsWith('src/');
+  const startUp = [...loaded]
+    .map((output) => Object.keys(outputs[output].inputs))
+    .filter((inputs) => inputs.every(ours))
+    .flat();
+  writeFileSync(file, startUp.map((input) => `import ${JSON.stringify(join(ROOT, input))};\n`).join(''));
+  const entries = new Set(
+    Object.values(outputs)
+      .map(({ entryPoint }) => entryPoint)
+      .filter((entry) => entry !== undefined && ours(entry) && entry !== 'src/main.ts')
+      .map((entry) => join(ROOT, entry)),
+  );
+  return {
+    name: 'start-up-chunk',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, ({ path }) =>
+        entries.has(path)
+          ? {
+              contents: `import ${JSON.stringify(file)};\n${readFileSync(path, 'utf8')}`,
+              loader: 'ts',
+              resolveDir: dirname(path),
+            }
+          : undefined,
+      );
+    },
+  };
+}
+
 /** Where the licences of the bundled packages go: beside README.md in the package. */
 const LICENSES = 'THIRD_PARTY_LICENSES';
 
@@ -182,34 +264,11 @@ export async function build() {
     // The licence plugin writes its file even when the build fails: let it, so the build's own
     // error is the one reported.
     mkdirSync(next, { recursive: true });
+    const options = bundleOptions(version, next);
     const { metafile } = await esbuild.build({
-      absWorkingDir: ROOT,
-      entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
-      bundle: true,
-      // Commands load their modules lazily (dynamic import); splitting gives those their own chunks,
-      // and code shared by the CLI and the sandbox one copy.
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      // The oldest Node that package.json "engines" allows: 22.13, the oldest 22 the bundled prompts
-      // support (package.json "overrides" keeps them on the releases that do).
-      target: 'node22.13',
-      outdir: next,
-      chunkNames: 'chunks/[name]-[hash]',
-      minify: MINIFY,
-      legalComments: 'none',
-      // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
-      // stays an optional dependency, and is loaded only when a secret is read or stored.
-      external: ['@napi-rs/keyring'],
-      // The version the bundled CLI reports (commander's --version, SARIF reports), from package.json.
-      define: { PAYORDER_VERSION: JSON.stringify(version) },
-      // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
-      // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
-      // (Only the files that use it keep it: see dropUnusedRequire.)
-      banner: { js: REQUIRE_BANNER },
-      plugins: [leaveOut, licenses.plugin],
+      ...options,
+      plugins: [leaveOut, await startUpChunk(options, join(next, 'start-up.js')), licenses.plugin],
       metafile: true,
-      logLevel: 'warning',
     });
     licenses.complete(metafile);
     dropUnusedRequire(metafile);
