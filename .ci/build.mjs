@@ -80,6 +80,14 @@ const LEFT_OUT = [
  */
 const SPINNERS_KEPT = ['dots', 'line'];
 
+/**
+ * Built-in modules that a bundled package imports as it loads but uses only on a path payorder never
+ * takes: loaded on first use instead. commander spawns a process only for executable subcommands,
+ * which payorder has none of, and node:child_process brings net, dgram and the child process
+ * machinery with it on every start.
+ */
+const LOADED_ON_USE = [{ importer: /[\\/]node_modules[\\/]commander[\\/]/, path: /^node:child_process$/ }];
+
 /** The plugin that leaves those out; the standalone executable's bundle (sea.mjs) uses it too. */
 export const leaveOut = {
   name: 'leave-out',
@@ -90,6 +98,15 @@ export const leaveOut = {
       const kept = Object.fromEntries(SPINNERS_KEPT.map((name) => [name, all[name]]));
       return { contents: `export default ${JSON.stringify(kept)};`, loader: 'js' };
     });
+    for (const { importer, path } of LOADED_ON_USE)
+      build.onResolve({ filter: path }, (args) =>
+        importer.test(args.importer) ? { path: args.path, namespace: 'loaded-on-use' } : undefined,
+      );
+    build.onLoad({ filter: /.*/, namespace: 'loaded-on-use' }, ({ path }) => ({
+      contents: `let loaded;
+        export default new Proxy({}, { get: (_, key) => (loaded ??= process.getBuiltinModule(${JSON.stringify(path)}))[key] });`,
+      loader: 'js',
+    }));
     for (const { importer, path } of LEFT_OUT)
       build.onResolve({ filter: path }, (args) =>
         importer.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
