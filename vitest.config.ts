@@ -1,9 +1,11 @@
 // At the root because Vitest looks for its config only there: plain `npx vitest run` uses it.
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { LONG_TIER, runsLongTier } from './test/tiers.js';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(runsLongTier(mode) ? [] : LONG_TIER)],
     // Builds dist/ and makes the run's temporary folder before any test file runs.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
@@ -16,4 +18,4 @@ export default defineConfig({
     // End-to-end files spawn CLI processes and servers; two cores run two files at a time.
     maxWorkers: 2,
   },
-});
+}));

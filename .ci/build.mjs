@@ -1,12 +1,13 @@
 /**
  * Builds dist/ from src/: the CLI (dist/main.js) and the sandbox server (dist/sandbox.js), with the
  * code they share split into dist/chunks/, and THIRD_PARTY_LICENSES, the licences of the packages
- * bundled into them. `npm run build` runs this file; the test run's global setup imports build() so
- * that tests never run a stale dist/.
+ * bundled into them. `npm run build` runs this file; the test run's global setup imports
+ * buildIfChanged() so that tests never run a stale dist/.
  *
  * The bundle holds every dependency, so the published package has none: they are all
  * devDependencies, and installing payorder installs one package and runs no install script.
  */
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -15,6 +16,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -268,7 +270,47 @@ function swapIn(from, to) {
  * of an earlier build would still be packed (package.json "files"), and a test or benchmark running
  * from dist/ at the same moment never sees a half-written build.
  */
+/**
+ * What a build is made from: src/, this file and the packages it bundles (package.json and the lock
+ * file say which), as one hash.
+ */
+function inputsHash() {
+  const hash = createHash('sha256');
+  const files = [
+    ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)),
+    '.ci/build.mjs',
+    '.ci/third-party-licenses.mjs',
+    'package.json',
+    'package-lock.json',
+  ].sort();
+  for (const file of files) {
+    const path = join(ROOT, file);
+    if (!statSync(path).isFile()) continue;
+    hash.update(`${file}\0`).update(readFileSync(path)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Where a build records the hash of its inputs (not packed: package.json "files"). */
+const BUILT_FROM = join(ROOT, 'dist/.built-from');
+
+/**
+ * Builds dist/ unless the last build was made from the same inputs and is still all there: each test
+ * run and benchmark calls this, and most of them follow no change.
+ */
+export async function buildIfChanged() {
+  const hash = inputsHash();
+  const current =
+    existsSync(BUILT_FROM) &&
+    readFileSync(BUILT_FROM, 'utf8') === hash &&
+    OUTPUTS.every((output) => existsSync(join(ROOT, 'dist', output)));
+  if (current) return;
+  await build();
+  writeFileSync(BUILT_FROM, hash);
+}
+
 export async function build() {
+  rmSync(BUILT_FROM, { force: true });
   const { version, license } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   removeDeadBuilds();
   const next = join(ROOT, `dist/.build-${process.pid}`);

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { build } from './build.mjs';
+import { buildIfChanged } from './build.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = /^test\/.+\.ts$/;
@@ -51,7 +51,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('usage: node .ci/bundle-run.mjs test/<dir>/<script>.ts [more entries…] [args…]');
     process.exit(2);
   }
-  await build();
+  await buildIfChanged();
   const [main] = await Promise.all(entries.map(bundle));
   const child = spawn(process.execPath, [main, ...scriptArgs], { cwd: ROOT, stdio: 'inherit' });
   // Ctrl-C reaches the script too (same process group): let it stop, then end as it ended.

@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { execa } from 'execa';
-import { build, leaveOut } from './build.mjs';
+import { buildIfChanged, leaveOut } from './build.mjs';
 import { nodeRuntime, RUNTIMES } from './runtimes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,7 +40,7 @@ async function baseExecutable(work) {
   return failed ? node26 : stripped;
 }
 
-/** Builds the executable at `output` from src/ and dist/grammars/ (which build() makes). */
+/** Builds the executable at `output` from src/ and dist/grammars/ (which the build makes). */
 export async function buildSea(output = SEA_OUTPUT) {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const work = join(dirname(output), `.build-${process.pid}`);
@@ -95,6 +95,6 @@ export async function buildSea(output = SEA_OUTPUT) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await build();
+  await buildIfChanged();
   console.log(await buildSea());
 }

@@ -16,7 +16,7 @@ import { unusedPort } from './helpers/servers.js';
 import { needsTool } from './helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run (demo|sea)\b|install .*dist\/sea\/)/;
+const SKIPPED = /^(npm (ci|test|pack|install)\b|npm run (demo|sea|test:all)\b|install .*dist\/sea\/)/;
 
 function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
