@@ -110,6 +110,18 @@ describe('the installed package', () => {
       expect(manifest.scripts?.[script], script).toBeUndefined();
   });
 
+  it("starts the sandbox in process from 'payorder/dist/sandbox.js', as the README shows", async () => {
+    const { startSandbox } = await import(join(installed, 'dist/sandbox.js'));
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const answer = await fetch(`${sandbox.url}/v2/api/orders/${'0'.repeat(36)}`);
+      // Without a token: the service's 401, from the packaged server.
+      expect(answer.status).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('carries the licences of the bundled packages, and the completions', () => {
     const licenses = readFileSync(join(installed, 'THIRD_PARTY_LICENSES'), 'utf8');
     // Each package's part: its heading, then its licence's text.
