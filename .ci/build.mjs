@@ -271,8 +271,8 @@ function swapIn(from, to) {
  * from dist/ at the same moment never sees a half-written build.
  */
 /**
- * What a build is made from: src/, this file and the packages it bundles (package.json and the lock
- * file say which), as one hash.
+ * What a build is made from: src/, this file, the licence writer and its texts, and the packages it
+ * bundles (package.json and the lock file say which), as one hash.
  */
 function inputsHash() {
   const hash = createHash('sha256');
@@ -280,6 +280,7 @@ function inputsHash() {
     ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)),
     '.ci/build.mjs',
     '.ci/third-party-licenses.mjs',
+    ...readdirSync(join(ROOT, '.ci/licenses')).map((file) => join('.ci/licenses', file)),
     'package.json',
     'package-lock.json',
   ].sort();
