@@ -135,9 +135,7 @@ export function buildContext({
       ]);
       return new ServiceClient(target, {
         timeoutMs: timeoutSeconds(env) * 1000,
-        trace: context.flags.debug
-          ? (line) => context.io.stderr.write(`[debug] ${escapeControl(line)}\n`)
-          : undefined,
+        trace: debugTrace(context),
         secrets,
         // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
         signal: interruptible ? signal : undefined,
@@ -161,6 +159,11 @@ export function buildContext({
  * The context whose service clients keep `connections` requests alive (ClientOptions.connections):
  * what a batch or a bulk lookup opens its session with.
  */
+/** With --debug, where a client's trace goes: stderr, a line each, escaped; otherwise none. */
+export function debugTrace(ctx: Context): ((line: string) => void) | undefined {
+  return ctx.flags.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined;
+}
+
 export function withConnections(ctx: Context, connections: number): Context {
   return { ...ctx, client: (target, options) => ctx.client(target, { ...options, connections }) };
 }

@@ -34,6 +34,9 @@ export function checkOrderId(id: string): string {
 export type IdShape = 'uuid' | 'v1-id' | 'other-id' | 'not-an-id';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `key` is a uuid (either case). */
+export const isUuid = (key: string): boolean => UUID.test(key);
 /** The v1 resource path's prefix, "/1/order/". */
 const V1_PATH = PATHS.lookup('v1', '');
 /** A v1 id as the sandbox makes them (the spec shows none): hex digits without dashes. */
@@ -44,7 +47,7 @@ const ID_CHARACTERS = /^[A-Za-z0-9_-]+$/;
 /** What the id a person gave looks like. */
 export function idShape(given: string): IdShape {
   const key = orderKey(given);
-  if (UUID.test(key)) return 'uuid';
+  if (isUuid(key)) return 'uuid';
   if (given.trim().startsWith(V1_PATH) || V1_ID.test(key)) return 'v1-id';
   return ID_CHARACTERS.test(key) ? 'other-id' : 'not-an-id';
 }

@@ -6,9 +6,7 @@ import type { SandboxOrderView } from '../../api/sandbox-control.js';
 import { type OutputFlags, parseOutputOptions } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import type { OutputOptions } from '../../output/formats.js';
-import { createOrderWriter } from '../../output/order-writer.js';
-import { chooseFormat } from '../../output/render.js';
-import { sandboxAddress, sandboxControl } from './shared.js';
+import { renderOrderViews, sandboxAddress, sandboxControl } from './shared.js';
 
 export interface SandboxOrdersOptions {
   status?: string;
@@ -39,18 +37,5 @@ export async function renderSandboxOrders(
   options: SandboxOrdersOptions,
   ctx: Context,
 ): Promise<void> {
-  const writer = await createOrderWriter(
-    ctx,
-    options.output,
-    chooseFormat(ctx, { asked: options.output.format }),
-    {
-      single: false,
-      batch: false,
-    },
-  );
-  for (const view of views) {
-    writer.order(view.order, view.raw);
-    await writer.ready();
-  }
-  await writer.end();
+  await renderOrderViews(views, options.output, false, ctx);
 }

@@ -7,10 +7,9 @@ import { type OutputFlags, parseOutputOptions } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { ORDER_STATES } from '../../contract/fields.js';
 import { usageError } from '../../errors.js';
+import { isUuid, orderKey } from '../../orders/order-ids.js';
 import type { OutputOptions } from '../../output/formats.js';
-import { createOrderWriter } from '../../output/order-writer.js';
-import { chooseFormat } from '../../output/render.js';
-import { sandboxAddress, sandboxControl } from './shared.js';
+import { renderOrderViews, sandboxAddress, sandboxControl } from './shared.js';
 
 /** Each settlement: the status it sets and the one it must find. */
 export const SETTLEMENTS = {
@@ -28,14 +27,13 @@ export interface SettleOptions {
   output: OutputOptions;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The last segment of a v1 id ("/1/order/9a8b7c6d5e4f3a2b"): 16 hex digits. */
+/** The last segment of a v1 id as the sandbox makes them ("/1/order/9a8b7c6d5e4f3a2b"): 16 hex digits. */
 const V1_KEY = /^[0-9a-f]{16}$/i;
 
 /** The key the sandbox finds an order by: a uuid, or a v1 id (or its resource path) reduced to its last segment. */
 export function orderKeyOf(order: string): string {
-  const key = order.trim().replace(/\/+$/, '').split('/').at(-1) ?? '';
-  if (UUID.test(key) || V1_KEY.test(key)) return key;
+  const key = orderKey(order);
+  if (isUuid(key) || V1_KEY.test(key)) return key;
   throw usageError(`${JSON.stringify(order)} is not an order uuid or v1 id`, {
     field: 'order',
     hint: 'give the uuid of the order (a v1 order also by its id); payorder sandbox orders lists them',
@@ -56,15 +54,5 @@ export async function renderSettle(
   options: SettleOptions,
   ctx: Context,
 ): Promise<void> {
-  const writer = await createOrderWriter(
-    ctx,
-    options.output,
-    chooseFormat(ctx, { asked: options.output.format }),
-    {
-      single: true,
-      batch: false,
-    },
-  );
-  writer.order(view.order, view.raw);
-  await writer.end();
+  await renderOrderViews([view], options.output, true, ctx);
 }

@@ -3,10 +3,12 @@
  * resolves its target (PAYORDER_CHECKOUT_URL, else `sandbox.<version>.checkout-url`, else the
  * default http://127.0.0.1:4010), and the control client for it.
  */
-import { SandboxControl } from '../../api/sandbox-control.js';
-import type { Context } from '../../context.js';
+import { SandboxControl, type SandboxOrderView } from '../../api/sandbox-control.js';
+import { type Context, debugTrace } from '../../context.js';
 import { checkBaseUrl } from '../../contract/urls.js';
-import { escapeControl } from '../../output/terminal-text.js';
+import type { OutputOptions } from '../../output/formats.js';
+import { createOrderWriter } from '../../output/order-writer.js';
+import { chooseFormat } from '../../output/render.js';
 import { findAddress, resolveProfile, resolveVersion } from '../../session/target.js';
 import { timeoutSeconds } from '../../variables.js';
 
@@ -19,11 +21,32 @@ export async function sandboxAddress(ctx: Context): Promise<string> {
   return checkBaseUrl(from, url);
 }
 
+/**
+ * Shows the sandbox's orders as `order get` shows orders: the same JSON shape, table and --field;
+ * `single` when the command is about one order (its view, not a list).
+ */
+export async function renderOrderViews(
+  views: SandboxOrderView[],
+  output: OutputOptions,
+  single: boolean,
+  ctx: Context,
+): Promise<void> {
+  const writer = await createOrderWriter(ctx, output, chooseFormat(ctx, { asked: output.format }), {
+    single,
+    batch: false,
+  });
+  for (const view of views) {
+    writer.order(view.order, view.raw);
+    await writer.ready();
+  }
+  await writer.end();
+}
+
 /** The control client of the sandbox at `base`. */
 export function sandboxControl(base: string, ctx: Context): SandboxControl {
   return new SandboxControl(base, {
     timeoutMs: timeoutSeconds(ctx.env) * 1000,
-    trace: ctx.flags.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined,
+    trace: debugTrace(ctx),
     secrets: [],
     signal: ctx.signal,
     refusalRetries: 0,
