@@ -8,6 +8,7 @@
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { maskAuthorization, maskBody, maskText } from '../contract/masking.js';
 import { CliError } from '../errors.js';
+import { withKyRequest } from './ky-request.js';
 import { fetchTransport, type Transport, textOf, type WireBody } from './transport.js';
 
 export interface Exchange {
@@ -150,11 +151,13 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
   const { retrying, once } = sharedOptions(options);
   try {
     // `wire` is not one of ky's options: ky hands it to the transport as it is.
-    const response = await ky(exchange.url, {
-      ...(exchange.retryRefusals ? retrying : once),
-      method: exchange.method,
-      wire,
-    } as Options);
+    const response = await withKyRequest(() =>
+      ky(exchange.url, {
+        ...(exchange.retryRefusals ? retrying : once),
+        method: exchange.method,
+        wire,
+      } as Options),
+    );
     return await readAnswer(response, started, exchange, options);
   } catch (error) {
     if (error instanceof HTTPError) return await readAnswer(error.response, started, exchange, options);
