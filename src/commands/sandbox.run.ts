@@ -134,6 +134,7 @@ export async function serveSandbox(
   options: SandboxCommandOptions,
   ctx: Context,
 ): Promise<void> {
+  ctx.serving?.();
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
