@@ -6,15 +6,15 @@ import module from 'node:module';
 /**
  * A batch (`order create --input`, `order get --input`) allocates a little for every line, and with
  * V8's defaults its memory follows the allocation rate, not the input: the young generation grows
- * to 64 MB, the old one to four times what is live before it is collected, each GC thread keeps a
- * malloc arena of its own, and the optimizing compiler's background thread holds about 10 MB while
- * it works. A batch runs with a small young generation, an old one that grows by a fifth, one malloc
- * arena and the optimizing compiler on the main thread (measured: the same CPU time per order).
+ * to 64 MB, each GC thread keeps a malloc arena of its own, and the optimizing compiler's background
+ * thread holds about 10 MB while it works. A batch runs with a small young generation, one malloc
+ * arena and the optimizing compiler on the main thread (measured: the same CPU time per order); its
+ * old generation's growth is set once it starts sending (src/heap-settings.ts).
  * Node reads these only at start-up: the launcher restarts itself in place (process.execve: same
  * process id, same streams) before anything is loaded or read. Not where Node has no
  * process.execve (before 22.15, Windows), nor when the heap flags were given by hand.
  */
-const BATCH_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=20', '--no-concurrent-recompilation'];
+const BATCH_FLAGS = ['--max-semi-space-size=2', '--no-concurrent-recompilation'];
 
 const args = process.argv.slice(2);
 const isBatch = () =>

@@ -6,6 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
+import { type LongWork, setHeapFor } from './heap-settings.js';
 import { escapeControl } from './output/terminal-text.js';
 import type { KeychainAccess } from './store/keychain.js';
 import type { ProfileStore } from './store/profile-store.js';
@@ -71,11 +72,11 @@ export interface Context {
    */
   forced: AbortSignal;
   /**
-   * Called by a command that from now on serves for a long time (the sandbox, once it listens):
-   * the process keeps V8's young generation at the size it has reached. The process's own context
-   * has one; a test's context has none, so a test never changes its worker's heap settings.
+   * Called when a command's long work begins, its start-up done: a sandbox that now serves, a batch
+   * or a bulk lookup that now sends. The process then sets V8's heap for that work (heap-settings.ts).
+   * Only the process's own context has one: no test changes its worker's heap settings.
    */
-  serving?: () => void;
+  heapFor?: (work: LongWork) => void;
   store(): Promise<ProfileStore>;
   /**
    * The OS keychain, or why there is none. Opening it loads a native addon: only the code that
@@ -91,7 +92,7 @@ export interface ContextParts {
   env: Env;
   signal: AbortSignal;
   forced?: AbortSignal;
-  serving?: () => void;
+  heapFor?: (work: LongWork) => void;
   /** Defaults to the clock the environment sets (PAYORDER_NOW), else real time. */
   clock?: () => Date;
   /** Defaults to real time. */
@@ -106,7 +107,7 @@ export function buildContext({
   env,
   signal,
   forced,
-  serving,
+  heapFor,
   clock,
   sleep,
   keychain: openOwn,
@@ -125,7 +126,7 @@ export function buildContext({
     flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY },
     signal,
     forced: forced ?? new AbortController().signal,
-    serving,
+    heapFor,
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
@@ -197,11 +198,6 @@ export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced:
     },
     env,
     signal,
-    // The sandbox holds every order it makes (100,000 take about 50 MB of heap), and under load
-    // V8's young generation grows to tens of MB, which the process then keeps: RSS was about 225 MB
-    // with 100,000 orders, 140 MB with the young generation kept at the size start-up left it at
-    // (the same requests per second). V8 reads this flag each time the young generation would grow,
-    // so it takes effect at once; set before start-up instead, it delayed the first answer by 60 ms.
-    serving: () => proc.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1'),
+    heapFor: (work) => setHeapFor(work, proc),
   });
 }

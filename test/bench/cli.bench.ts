@@ -203,12 +203,13 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
 
 /**
  * This checkout's CLI as it runs a batch, and the same with V8's and malloc's defaults: heap flags
- * given by hand keep the launcher from restarting a batch with its own (0 is V8's default size).
+ * given by hand keep the launcher from restarting a batch with its own, and the batch from setting
+ * its old generation's growth (0 is V8's default for both).
  */
 const defaultsOf = (cli: Cli): Cli => ({
   ...cli,
   name: `${cli.name}, Node defaults`,
-  flags: ['--max-semi-space-size=0'],
+  flags: ['--max-semi-space-size=0', '--heap-growing-percent=0'],
 });
 
 /** A token for the yardsticks, from the sandbox `cli` is logged in to. */

@@ -1,0 +1,72 @@
+/**
+ * V8's heap settings for long work (heap-settings.ts), against a stand-in for the process: which
+ * flag each work sets, that a setting given to node by hand is left as it is, and that the process's
+ * context (createContext) sets them only when asked. A unit test: the real V8 is the test worker's.
+ */
+import { describe, expect, it } from 'vitest';
+import { createContext } from '../src/context.js';
+import { type LongWork, setHeapFor } from '../src/heap-settings.js';
+
+/** A process with what createContext and setHeapFor use, recording the V8 flags set. */
+function standInProcess(execArgv: string[] = [], nodeOptions?: string) {
+  const flags: string[] = [];
+  const stream = { isTTY: false };
+  const proc = {
+    execArgv,
+    env: { NODE_OPTIONS: nodeOptions, PAYORDER_CLIENT_SECRET_ID: 'kept-out' },
+    stdout: stream,
+    stderr: stream,
+    stdin: stream,
+    getBuiltinModule: (name: string) => {
+      expect(name).toBe('node:v8');
+      return { setFlagsFromString: (flag: string) => flags.push(flag) };
+    },
+  };
+  return { proc: proc as unknown as NodeJS.Process, flags };
+}
+
+const set = (work: LongWork, execArgv: string[] = [], nodeOptions?: string) => {
+  const { proc, flags } = standInProcess(execArgv, nodeOptions);
+  setHeapFor(work, proc);
+  return flags;
+};
+
+describe('setHeapFor', () => {
+  it('serving keeps the young generation at its size; a batch grows its old generation by a fifth', () => {
+    expect(set('serving')).toEqual(['--semi-space-growth-factor=1']);
+    expect(set('batch')).toEqual(['--heap-growing-percent=20']);
+  });
+
+  it('the launcher’s own restart flags do not count as given by hand', () => {
+    expect(set('batch', ['--max-semi-space-size=2', '--no-concurrent-recompilation'])).toEqual([
+      '--heap-growing-percent=20',
+    ]);
+  });
+
+  it('leaves a setting given by hand as it is, on the command line or in NODE_OPTIONS', () => {
+    expect(set('batch', ['--heap-growing-percent=0'])).toEqual([]);
+    expect(set('batch', [], '--max-old-space-size=512 --heap-growing-percent=50')).toEqual([]);
+    expect(set('serving', ['--max-semi-space-size=64'])).toEqual([]);
+    expect(set('serving', [], '--semi-space-growth-factor=4')).toEqual([]);
+    // A young-generation flag says nothing about the old one, and the other way round.
+    expect(set('batch', ['--max-semi-space-size=64'])).toEqual(['--heap-growing-percent=20']);
+    expect(set('serving', ['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=1']);
+  });
+});
+
+describe("the process's context", () => {
+  it('sets nothing until a command’s long work begins, then that work’s setting', () => {
+    const { proc, flags } = standInProcess();
+    const ctx = createContext(proc, new AbortController().signal, new AbortController().signal);
+    expect(flags).toEqual([]);
+    ctx.heapFor!('serving');
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+  });
+
+  it('keeps the client secret in the context and out of the environment programs it starts inherit', () => {
+    const { proc } = standInProcess();
+    const ctx = createContext(proc, new AbortController().signal, new AbortController().signal);
+    expect(ctx.env.PAYORDER_CLIENT_SECRET_ID).toBe('kept-out');
+    expect(proc.env.PAYORDER_CLIENT_SECRET_ID).toBeUndefined();
+  });
+});
