@@ -32,8 +32,8 @@ const set = (work: LongWork, execArgv: string[] = [], nodeOptions?: string) => {
 };
 
 describe('setHeapFor', () => {
-  it('serving keeps the young generation at its size; a batch grows its old generation by a fifth', () => {
-    expect(set('serving')).toEqual(['--semi-space-growth-factor=1']);
+  it('serving keeps the young generation at its size; both grow the old generation by a fifth', () => {
+    expect(set('serving')).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=20']);
     expect(set('batch')).toEqual(['--heap-growing-percent=20']);
   });
 
@@ -46,10 +46,11 @@ describe('setHeapFor', () => {
   it('leaves a setting given by hand as it is, on the command line or in NODE_OPTIONS', () => {
     expect(set('batch', ['--heap-growing-percent=0'])).toEqual([]);
     expect(set('batch', [], '--max-old-space-size=512 --heap-growing-percent=50')).toEqual([]);
-    expect(set('serving', ['--max-semi-space-size=64'])).toEqual([]);
-    expect(set('serving', [], '--semi-space-growth-factor=4')).toEqual([]);
+    expect(set('serving', ['--max-semi-space-size=64', '--heap-growing-percent=50'])).toEqual([]);
+    expect(set('serving', [], '--semi-space-growth-factor=4 --heap-growing-percent=0')).toEqual([]);
     // A young-generation flag says nothing about the old one, and the other way round.
     expect(set('batch', ['--max-semi-space-size=64'])).toEqual(['--heap-growing-percent=20']);
+    expect(set('serving', ['--min-semi-space-size=8'])).toEqual(['--heap-growing-percent=20']);
     expect(set('serving', ['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=1']);
   });
 });
@@ -59,8 +60,8 @@ describe("the process's context", () => {
     const { proc, flags } = standInProcess();
     const ctx = createContext(proc, new AbortController().signal, new AbortController().signal);
     expect(flags).toEqual([]);
-    ctx.heapFor!('serving');
-    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+    ctx.heapFor!('batch');
+    expect(flags).toEqual(['--heap-growing-percent=20']);
   });
 
   it('keeps the client secret in the context and out of the environment programs it starts inherit', () => {
