@@ -4,8 +4,9 @@
  * built-in Request is back in place after every call, even one that fails as it starts.
  */
 import { describe, expect, it } from 'vitest';
-import { type HttpOptions, send } from '../../src/api/http.js';
+import { send } from '../../src/api/http.js';
 import { answered, type Transport } from '../../src/api/transport.js';
+import { httpOptions } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 
 const BUILT_IN = globalThis.Request;
@@ -32,20 +33,12 @@ const untilAborted = (request: Request) =>
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 
-const options = (transport: Transport, extra: Partial<HttpOptions> = {}): HttpOptions => ({
-  timeoutMs: 5_000,
-  secrets: [],
-  refusalRetries: 2,
-  transport,
-  ...extra,
-});
-
 const lookup = { method: 'GET', url: 'http://127.0.0.1:9/v2/api/checkout/abc', retryRefusals: true } as const;
 
 describe('the Request ky hands to a transport', () => {
   it('is a Request with the wire method and address; its clone shares its signal instead of following it', async () => {
     const { seen, transport } = spying(ok);
-    await send({ ...lookup, createsSomething: false }, options(transport));
+    await send({ ...lookup, createsSomething: false }, httpOptions(transport));
     const [request] = seen;
     expect(request).toBeInstanceOf(BUILT_IN);
     expect([request!.method, request!.url]).toEqual(['GET', lookup.url]);
@@ -58,7 +51,7 @@ describe('the Request ky hands to a transport', () => {
   it("ky's timeout aborts the signal the transport sees", async () => {
     const { seen, transport } = spying(untilAborted);
     const error = await rejection(() =>
-      send({ ...lookup, createsSomething: false }, options(transport, { timeoutMs: 50 })),
+      send({ ...lookup, createsSomething: false }, httpOptions(transport, { timeoutMs: 50 })),
     );
     expect(error.message).toContain('no answer within 0.05 s');
     expect(seen[0]!.signal.aborted).toBe(true);
@@ -72,7 +65,7 @@ describe('the Request ky hands to a transport', () => {
       return untilAborted(request);
     });
     const error = await rejection(() =>
-      send({ ...lookup, createsSomething: false }, options(transport, { signal: interrupt.signal })),
+      send({ ...lookup, createsSomething: false }, httpOptions(transport, { signal: interrupt.signal })),
     );
     expect(error.kind).toBe('interrupted');
     expect(seen[0]!.signal.aborted).toBe(true);
@@ -82,10 +75,10 @@ describe('the Request ky hands to a transport', () => {
 
   it('leaves the built-in Request in place, after an answer and after a request that fails as it starts', async () => {
     const { transport } = spying(ok);
-    await send({ ...lookup, createsSomething: false }, options(transport));
+    await send({ ...lookup, createsSomething: false }, httpOptions(transport));
     expect(globalThis.Request).toBe(BUILT_IN);
     await expect(
-      send({ ...lookup, url: 'http://exa mple/', createsSomething: false }, options(transport)),
+      send({ ...lookup, url: 'http://exa mple/', createsSomething: false }, httpOptions(transport)),
     ).rejects.toThrow();
     expect(globalThis.Request).toBe(BUILT_IN);
   });

@@ -5,10 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type Exchange, type HttpOptions, send } from '../../src/api/http.js';
+import { type Exchange, send } from '../../src/api/http.js';
 import { keepAliveTransport } from '../../src/api/keep-alive.js';
 import { fetchTransport, type Transport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
+import { httpOptions } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 import { serveHttp, unusedPort } from '../helpers/servers.js';
 
@@ -24,14 +25,6 @@ const createOrder = (url: string): Exchange => ({
   body: { amount: '100', description: 'Tea' },
   retryRefusals: true,
   createsSomething: true,
-});
-
-const options = (transport: Transport, extra: Partial<HttpOptions> = {}): HttpOptions => ({
-  timeoutMs: 5_000,
-  secrets: [],
-  refusalRetries: 2,
-  transport,
-  ...extra,
 });
 
 /** A server that keeps what it received (method, path, body) and answers with `answer`. */
@@ -60,7 +53,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
       });
       response.end('{"uuid":"u-1"}');
     });
-    const answer = await send(createOrder(server.url), options(transportOf()));
+    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
     expect([answer.status, answer.text, answer.headers.get('x-seen')]).toEqual([
       200,
       '{"uuid":"u-1"}',
@@ -74,7 +67,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
       response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
       response.end('{"message":"try later"}');
     });
-    const answer = await send(createOrder(server.url), options(transportOf()));
+    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
     expect([answer.status, answer.text]).toEqual([503, '{"message":"try later"}']);
     expect(server.received).toHaveLength(3);
   });
@@ -84,7 +77,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
       response.writeHead(count === 1 ? 429 : 200, { 'content-type': 'application/json', 'retry-after': '0' });
       response.end(count === 1 ? '{}' : '{"uuid":"u-2"}');
     });
-    const answer = await send(createOrder(server.url), options(transportOf()));
+    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
     expect([answer.status, answer.text]).toEqual([200, '{"uuid":"u-2"}']);
     expect(new Set(server.received).size).toBe(1);
     expect(server.received).toHaveLength(2);
@@ -92,7 +85,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
 
   it('connection refused: network, nothing was sent', async () => {
     const url = `http://127.0.0.1:${await unusedPort()}`;
-    const error = await rejection(() => send(createOrder(url), options(transportOf())));
+    const error = await rejection(() => send(createOrder(url), httpOptions(transportOf())));
     expect([error.kind, error.message]).toEqual([
       'network',
       `cannot reach ${url} (ECONNREFUSED); nothing was sent`,
@@ -101,7 +94,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
 
   it('a connection cut after the request was read: outcome unknown for an order creation', async () => {
     const server = await serve((request) => request.socket.destroy());
-    const error = await rejection(() => send(createOrder(server.url), options(transportOf())));
+    const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
     expect(error.kind).toBe('outcome_unknown');
     expect(server.received).toHaveLength(1);
   });
@@ -109,7 +102,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
   it('no answer in time: outcome unknown, the timeout named', async () => {
     const server = await serve(() => {});
     const error = await rejection(() =>
-      send(createOrder(server.url), options(transportOf(), { timeoutMs: 300 })),
+      send(createOrder(server.url), httpOptions(transportOf(), { timeoutMs: 300 })),
     );
     expect(error.kind).toBe('outcome_unknown');
     expect(error.message).toContain('(no answer within 0.3 s)');
