@@ -266,11 +266,6 @@ function swapIn(from, to) {
 }
 
 /**
- * Bundles the CLI and the sandbox into a fresh folder, then swaps it into dist/: a leftover chunk
- * of an earlier build would still be packed (package.json "files"), and a test or benchmark running
- * from dist/ at the same moment never sees a half-written build.
- */
-/**
  * What a build is made from: src/, this file, the licence writer and its texts, and the packages it
  * bundles (package.json and the lock file say which), as one hash.
  */
@@ -310,6 +305,11 @@ export async function buildIfChanged() {
   writeFileSync(BUILT_FROM, hash);
 }
 
+/**
+ * Bundles the CLI and the sandbox into a fresh folder, then swaps it into dist/: a leftover chunk
+ * of an earlier build would still be packed (package.json "files"), and a test or benchmark running
+ * from dist/ at the same moment never sees a half-written build.
+ */
 export async function build() {
   rmSync(BUILT_FROM, { force: true });
   const { version, license } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

@@ -165,15 +165,15 @@ export function buildContext({
   return context;
 }
 
-/**
- * The context whose service clients keep `connections` requests alive (ClientOptions.connections):
- * what a batch or a bulk lookup opens its session with.
- */
 /** With --debug, where a client's trace goes: stderr, a line each, escaped; otherwise none. */
 export function debugTrace(ctx: Context): ((line: string) => void) | undefined {
   return ctx.flags.debug ? (line) => ctx.io.stderr.write(`[debug] ${escapeControl(line)}\n`) : undefined;
 }
 
+/**
+ * The context whose service clients keep `connections` requests alive (ClientOptions.connections):
+ * what a batch or a bulk lookup opens its session with.
+ */
 export function withConnections(ctx: Context, connections: number): Context {
   return { ...ctx, client: (target, options) => ctx.client(target, { ...options, connections }) };
 }

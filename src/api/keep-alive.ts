@@ -10,7 +10,7 @@
  * One-shot commands keep the built-in fetch (transport.ts): loading undici costs more start-up time
  * than one request saves.
  *
- * Only the three parts of undici used here are imported (src/types/undici-parts.d.ts): its index
+ * Only the three parts of undici used here are imported (src/types/package-parts.d.ts): its index
  * loads fetch, WebSocket, the caches and the mocks as well, which more than doubled the bundle.
  */
 import { STATUS_CODES } from 'node:http';

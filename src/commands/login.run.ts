@@ -21,7 +21,7 @@ import {
   DEFAULT_PROFILE,
   describeProfileEnv,
   environmentOf,
-  storedEnvironment,
+  ownAddresses,
 } from '../store/profile-data.js';
 
 export interface LoginFlags extends TargetFlags {
@@ -79,9 +79,7 @@ export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promis
   if (
     missing &&
     target.profile !== DEFAULT_PROFILE &&
-    !storedEnvironment(data, { profile: target.profile, env: target.env })?.addresses?.[target.version]?.[
-      missing
-    ]
+    !ownAddresses(data, { profile: target.profile, env: target.env }, target.version)?.[missing]
   )
     throw usageError(
       `--auth-url and --checkout-url go together for profile ${target.profile}: give --${missing}-url too`,

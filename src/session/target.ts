@@ -20,6 +20,7 @@ import { CliError, usageError } from '../errors.js';
 import { warn } from '../output/messages.js';
 import {
   DEFAULT_PROFILE,
+  ownAddresses,
   PROFILE_NAME,
   PROFILE_NAME_RULE,
   type ProfileEnv,
@@ -120,8 +121,7 @@ export function findAddress(
   if (override) return { url: override, from: variable };
   // A profile's own addresses are a pair: a token goes only where its own auth address belongs, so
   // a profile with an address of its own never borrows the other one from the default profile.
-  const ownPair =
-    profile === DEFAULT_PROFILE ? undefined : storedEnvironment(data, { profile, env })?.addresses?.[version];
+  const ownPair = ownAddresses(data, { profile, env }, version);
   if (ownPair?.auth || ownPair?.checkout) {
     const own = ownPair[kind];
     return own ? { url: own, from: `the ${kind} address of profile ${profile}` } : undefined;
@@ -167,7 +167,7 @@ export function resolveTarget(
     const found = findAddress(ctx, data, env, version, kind, profile);
     if (found) return checkBaseUrl(found.from, found.url);
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
-    if (profile !== DEFAULT_PROFILE && storedEnvironment(data, { profile, env })?.addresses?.[version])
+    if (ownAddresses(data, { profile, env }, version))
       throw new CliError(
         'config',
         `profile ${profile} has its own addresses for ${env} ${version} but no ${kind} address`,

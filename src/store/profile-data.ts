@@ -104,6 +104,20 @@ export function storedEnvironment(
   return profileData(data, profile)?.environments?.[env];
 }
 
+/**
+ * The addresses a named profile keeps for itself for `env` and `version` (the default profile's are
+ * everyone's: undefined for it).
+ */
+export function ownAddresses(
+  data: StoreData,
+  { profile, env }: ProfileEnv,
+  version: ApiVersion,
+): Addresses | undefined {
+  return profile === DEFAULT_PROFILE
+    ? undefined
+    : storedEnvironment(data, { profile, env })?.addresses?.[version];
+}
+
 /** What a profile keeps for an environment, created in `data` (the profile too) when there is none yet. */
 export function environmentOf(data: StoreData, { profile, env }: ProfileEnv): EnvironmentData {
   let holder: ProfileData = data;
