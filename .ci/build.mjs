@@ -1,8 +1,9 @@
 /**
- * Builds dist/ from src/: the CLI (dist/main.js) and the sandbox server (dist/sandbox.js), with the
- * code they share split into dist/chunks/, and THIRD_PARTY_LICENSES, the licences of the packages
- * bundled into them. `npm run build` runs this file; the test run's global setup imports
- * buildIfChanged() so that tests never run a stale dist/.
+ * Builds dist/ from src/: the CLI as one CommonJS file (dist/cli.cjs) with the loader that starts it
+ * with a code cache (dist/code-cache.js, from src/code-cache.ts), the sandbox server for other
+ * programs to import (dist/sandbox.js), migrate-check's grammars, and THIRD_PARTY_LICENSES, the
+ * licences of the packages bundled into them. `npm run build` runs this file; the test run's global
+ * setup imports buildIfChanged() so that tests never run a stale dist/.
  *
  * The bundle holds every dependency, so the published package has none: they are all
  * devDependencies, and installing payorder installs one package and runs no install script.
@@ -19,15 +20,15 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The build's output: the two entry points, their chunks, and migrate-check's grammars. */
-const OUTPUTS = ['main.js', 'sandbox.js', 'chunks', 'grammars'];
+/** The build's output. */
+const OUTPUTS = ['cli.cjs', 'code-cache.js', 'sandbox.js', 'grammars'];
 
 /** Minified: a smaller package, and start-up no slower (measured on --help and order get --help). */
 const MINIFY = true;
@@ -122,105 +123,104 @@ export const leaveOut = {
   },
 };
 
-/** Defines `require` in an output file (see the build's `banner`). */
-const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
-
-/**
- * Takes the `require` banner out of the output files that never call require: all but esbuild's own
- * shim, in practice. Each file keeping it would make a require function of its own as it loads,
- * and a command loads up to forty of them.
- */
-function dropUnusedRequire(metafile) {
-  for (const output of Object.keys(metafile.outputs).filter((file) => file.endsWith('.js'))) {
-    const file = join(ROOT, output);
-    const code = readFileSync(file, 'utf8');
-    const rest = code.slice(REQUIRE_BANNER.length);
-    if (code.startsWith(REQUIRE_BANNER) && !/\brequire\b/.test(rest))
-      writeFileSync(file, rest.replace(/^\n/, ''));
-  }
-}
-
-/** esbuild's options for the bundle, written to `outdir`. */
-function bundleOptions(version, outdir) {
+/** esbuild's options that every output file shares. */
+function sharedOptions(version) {
   return {
     absWorkingDir: ROOT,
-    entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/server.ts' },
     bundle: true,
-    // Commands load their modules lazily (dynamic import); splitting gives those their own chunks,
-    // and code shared by the CLI and the sandbox one copy.
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     // The oldest Node that package.json "engines" allows: 22.13, the oldest 22 the bundled prompts
     // support (package.json "overrides" keeps them on the releases that do).
     target: 'node22.13',
-    outdir,
-    chunkNames: 'chunks/[name]-[hash]',
     minify: MINIFY,
     legalComments: 'none',
+    // Every other character escaped: dist/code-cache.js reads the CLI bundle as latin1, faster.
+    charset: 'ascii',
     // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
     // stays an optional dependency, and is loaded only when a secret is read or stored.
     external: ['@napi-rs/keyring'],
     // The version the bundled CLI reports (commander's --version, SARIF reports), from package.json.
     define: { PAYORDER_VERSION: JSON.stringify(version) },
-    // Bundled CommonJS dependencies call require() inside this ESM bundle, where Node defines no
-    // require; esbuild's stand-in would throw 'Dynamic require of "…" is not supported'. Give them one.
-    // (Only the files that use it keep it: see dropUnusedRequire.)
-    banner: { js: REQUIRE_BANNER },
     logLevel: 'warning',
   };
 }
 
 /**
- * A plugin that puts the source files the CLI loads before it runs any command (what main.ts imports,
- * whatever the command) into one chunk. esbuild splits code by the set of entries that reach it, and
- * every lazily loaded module counts as an entry, so these files came out as a dozen chunks of a few
- * hundred bytes, each a module for Node to resolve, read and link (about half a millisecond apiece).
- * Imported by every entry of payorder's own, they share one chunk; main.js always loads first, so no
- * command loads anything it would not have. Packages stay out (the command-line parser, chalk): the
- * sandbox's entry (dist/sandbox.js) has no use for the parser, and chalk is reached by ora's entry.
- * A first build, not written, finds the files and the entries; `file` lists the files to import.
+ * The CLI: src/main.ts as one CommonJS file, dist/cli.cjs, which dist/code-cache.js compiles with
+ * its code cache (V8 makes a cache after a run for a script, not for an ES module, and a cache
+ * covers one script: so one file, not chunks). Commands still load their modules lazily: esbuild
+ * runs a module reached only by import() when it is first imported.
  */
-async function startUpChunk(options, file) {
-  const { metafile } = await esbuild.build({ ...options, write: false, metafile: true, plugins: [leaveOut] });
-  const { outputs } = metafile;
-  const loaded = new Set();
-  const visit = (output) => {
-    if (loaded.has(output)) return;
-    loaded.add(output);
-    for (const { kind, path, external } of outputs[output].imports)
-      if (kind === 'import-statement' && !external) visit(path);
-  };
-  const main = Object.keys(outputs).find((output) => outputs[output].entryPoint === 'src/main.ts');
-  visit(main);
-  loaded.delete(main);
-  const ours = (input) => input.startsWith('src/');
-  const startUp = [...loaded]
-    .map((output) => Object.keys(outputs[output].inputs))
-    .filter((inputs) => inputs.every(ours))
-    .flat();
-  writeFileSync(file, startUp.map((input) => `import ${JSON.stringify(join(ROOT, input))};\n`).join(''));
-  const entries = new Set(
-    Object.values(outputs)
-      .map(({ entryPoint }) => entryPoint)
-      .filter((entry) => entry !== undefined && ours(entry) && entry !== 'src/main.ts')
-      .map((entry) => join(ROOT, entry)),
-  );
+function cliOptions(version, outdir) {
+  const shared = sharedOptions(version);
   return {
-    name: 'start-up-chunk',
-    setup(build) {
-      build.onLoad({ filter: /\.ts$/ }, ({ path }) =>
-        entries.has(path)
-          ? {
-              contents: `import ${JSON.stringify(file)};\n${readFileSync(path, 'utf8')}`,
-              loader: 'ts',
-              resolveDir: dirname(path),
-            }
-          : undefined,
-      );
-    },
+    ...shared,
+    entryPoints: { cli: 'src/main.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // import() of what stays outside the bundle (Node's modules, the keychain addon) as require():
+    // a script compiled by node:vm has no module loader for import().
+    supported: { 'dynamic-import': false },
+    // import.meta.url (where the grammars are, what migrate-check's worker threads run) as the URL of
+    // the bundle's own file.
+    define: { ...shared.define, 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "var __importMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
   };
 }
+
+/**
+ * The one place where import() as require() changes what code does: web-tree-sitter's start-up
+ * declares a `require` of its own (`var`, so from the top of its function) and takes createRequire
+ * from `await import("module")`, which would become a call of that `require` while it is still
+ * undefined. Node's module is taken as a built-in there instead.
+ */
+const treeSitterModule = {
+  name: 'tree-sitter-module',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8');
+      const imported = 'await import("module")';
+      if (!code.includes(imported)) throw new Error(`${path} no longer imports "module" as cli.cjs expects`);
+      return { contents: code.replace(imported, 'process.getBuiltinModule("module")'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Makes dist/cli.cjs ASCII, which code-cache.ts reads as latin1 (faster), and marks its end with
+ * `//# build=` and a hash of the file, which code-cache.ts names its cache by. esbuild escapes the
+ * characters of strings, but leaves those of a regular expression as they are (powershell-utils has
+ * some): each becomes its \u escape, which means the same there as in a string or a name.
+ */
+function markBuild(file) {
+  const code = readFileSync(file, 'utf8').replace(
+    /[^\x00-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  writeFileSync(file, `${code}//# build=${hash}\n`, 'latin1');
+}
+
+/** The code-cache loader that bin/payorder.js imports: an ES module of its own (src/code-cache.ts). */
+function loaderOptions(version, outdir, banner) {
+  return {
+    ...sharedOptions(version),
+    entryPoints: { 'code-cache': 'src/code-cache.ts' },
+    outdir,
+    format: 'esm',
+    banner: { js: banner },
+  };
+}
+
+/**
+ * The sandbox for other programs to import (`payorder/dist/sandbox.js`, README): the CLI bundle's
+ * startSandbox, as an ES module. One copy of the code: the CLI has the sandbox in it.
+ */
+const SANDBOX_MODULE = `import cli from './cli.cjs';
+
+export const { startSandbox } = cli;
+`;
 
 /** Where the licences of the bundled packages go: beside README.md in the package. */
 const LICENSES = 'THIRD_PARTY_LICENSES';
@@ -247,6 +247,18 @@ function isRunning(pid) {
   } catch (error) {
     return error.code === 'EPERM';
   }
+}
+
+/**
+ * Removes what earlier builds made and this one does not (the ES module chunks of dist/chunks/, an
+ * entry point of another name): left in dist/, it would be packed (package.json "files").
+ */
+function removeOldOutputs() {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(dist)) return;
+  for (const entry of readdirSync(dist))
+    if (entry === 'chunks' || (/\.c?js$/.test(entry) && !OUTPUTS.includes(entry)))
+      rmSync(join(dist, entry), { recursive: true, force: true });
 }
 
 /**
@@ -316,24 +328,24 @@ export async function build() {
   removeDeadBuilds();
   const next = join(ROOT, `dist/.build-${process.pid}`);
   // Every output file carries a line saying where the notices of the code bundled into it now are.
-  const licenses = thirdPartyLicenses(
-    join(next, LICENSES),
-    `/*! payorder ${version} | ${license} | bundled packages: ${LICENSES} */`,
-  );
+  const banner = `/*! payorder ${version} | ${license} | bundled packages: ${LICENSES} */`;
+  const licenses = thirdPartyLicenses(join(next, LICENSES), banner);
   try {
     // The licence plugin writes its file even when the build fails: let it, so the build's own
     // error is the one reported.
     mkdirSync(next, { recursive: true });
-    const options = bundleOptions(version, next);
     const { metafile } = await esbuild.build({
-      ...options,
-      plugins: [leaveOut, await startUpChunk(options, join(next, 'start-up.js')), licenses.plugin],
+      ...cliOptions(version, next),
+      plugins: [leaveOut, treeSitterModule, licenses.plugin],
       metafile: true,
     });
     licenses.complete(metafile);
-    dropUnusedRequire(metafile);
+    markBuild(join(next, 'cli.cjs'));
+    await esbuild.build(loaderOptions(version, next, banner));
+    writeFileSync(join(next, 'sandbox.js'), SANDBOX_MODULE);
     copyGrammars(join(next, 'grammars'));
     for (const output of OUTPUTS) swapIn(join(next, output), join(ROOT, 'dist', output));
+    removeOldOutputs();
     swapIn(join(next, LICENSES), join(ROOT, LICENSES));
   } finally {
     rmSync(next, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The launcher: answers --version before loading anything, restarts a batch with its memory settings
-// (below), enables Node's compile cache, then hands over to the bundled CLI.
-import module from 'node:module';
+// (below), then hands over to the bundled CLI (dist/cli.cjs), which dist/code-cache.js starts with
+// its code cache (src/code-cache.ts). Node's built-in modules are taken with getBuiltinModule: an
+// import of one would build a module facade for it first.
 
 /**
  * A batch (`order create --input`, `order get --input`) allocates a little for every line, and with
@@ -42,7 +43,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
       // Not restarted: the batch runs with Node's defaults.
     }
   }
-  module.enableCompileCache?.();
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main(process.argv);
+  const { loadCli } = await import('../dist/code-cache.js');
+  const cli = loadCli(
+    process.getBuiltinModule('node:path').join(import.meta.dirname, '../dist/cli.cjs'),
+    process.argv,
+  );
+  process.exitCode = await cli.main(process.argv);
 }

@@ -8,8 +8,14 @@ import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/pro
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
+import { SYNTAX_WORKER_ARG } from './migrate/syntax/worker-arg.js';
 import { renderError } from './output/render.js';
+import type { Sandbox, SandboxOptions } from './sandbox/server.js';
 import { variableProblem } from './variables.js';
+
+// A worker thread of migrate-check runs this bundle too: it serves the grammar checks (pool.ts).
+if (process.argv.includes(SYNTAX_WORKER_ARG) && !process.getBuiltinModule('node:worker_threads').isMainThread)
+  void import('./migrate/syntax/pool.js');
 
 export async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
@@ -39,6 +45,14 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return run(argv, createContext(process, stop.signal, force.signal));
+}
+
+/**
+ * The sandbox, for other programs to start in their own process: `payorder/dist/sandbox.js` exports
+ * this function (README). Its code is loaded when it is first called, so the CLI never loads it.
+ */
+export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
+  return (await import('./sandbox/server.js')).startSandbox(options);
 }
 
 /** Runs one command line (argv as process.argv: node, script, args…) in `ctx`; returns the exit code. */

@@ -61,6 +61,12 @@ export interface CliOptions {
   spawn?: boolean;
 }
 
+/**
+ * The cache folder of every payorder a test starts as a process of its own: one for the whole run,
+ * so the code cache (src/code-cache.ts) is made once, not in each test's home folder.
+ */
+export const cacheEnv = () => ({ XDG_CACHE_HOME: join(inject('tempRoot'), 'cache') });
+
 /** The whole environment a test gives payorder: a config folder, and a sandbox for every address. */
 export function cliEnv(
   base: { configDir: string; url?: string },
@@ -69,6 +75,7 @@ export function cliEnv(
   return {
     PATH: process.env.PATH,
     HOME: base.configDir,
+    ...cacheEnv(),
     PAYORDER_CONFIG_DIR: base.configDir,
     ...(base.url ? { PAYORDER_AUTH_URL: base.url, PAYORDER_CHECKOUT_URL: base.url } : {}),
     ...extra,

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import Conf from 'conf';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { BIN, cacheEnv, tempDir } from '../helpers/cli.js';
 import { type RunResult, runInProcess } from '../helpers/context.js';
 import {
   expectShownError,
@@ -133,6 +133,7 @@ async function onFaultyDisk(fault: 'full' | 'read-only', args: string[]) {
     env: {
       PATH: process.env.PATH,
       HOME: dir,
+      ...cacheEnv(),
       PAYORDER_CONFIG_DIR: dir,
       MOUNT: mountPoint,
       DIR: dir,

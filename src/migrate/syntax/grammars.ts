@@ -15,11 +15,11 @@ import { GRAMMAR_FILES, type LanguageId } from './languages.js';
 export const RUNTIME_FILE = 'web-tree-sitter.wasm';
 
 /**
- * Where the grammars are: beside the bundle (dist/main.js, dist/chunks/*.js) or, when this module
- * runs from src/ (tests), in the dist/ that the test run builds first.
+ * Where the grammars are: beside the bundle (dist/cli.cjs) or, when this module runs from src/
+ * (tests), in the dist/ that the test run builds first.
  */
 function grammarFolder(): string {
-  const candidates = ['./grammars/', '../grammars/', '../../../dist/grammars/'].map((relative) =>
+  const candidates = ['./grammars/', '../../../dist/grammars/'].map((relative) =>
     fileURLToPath(new URL(relative, import.meta.url)),
   );
   const found = candidates.find((folder) => existsSync(`${folder}${RUNTIME_FILE}`));

@@ -1,14 +1,16 @@
 /**
  * Runs the grammar checks of a run: on this thread, and once the run proves large, in worker threads
  * beside it (one fewer than the cores, as this thread keeps checking too). Jobs are pulled lazily,
- * a batch at a time, so a caller that streams files never holds them all. A worker runs this same
- * module (the bundle chunk it is in), told apart by its workerData.
+ * a batch at a time, so a caller that streams files never holds them all. A worker runs the bundle
+ * this module is in (dist/cli.cjs), which loads this module when started with SYNTAX_WORKER_ARG;
+ * its workerData tells it apart.
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Finding } from '../rules.js';
 import { checkWithGrammar, type SyntaxJob } from './check-file.js';
 import { adoptModules, filesFor, shareModules, type WasmModule } from './grammars.js';
+import { SYNTAX_WORKER_ARG } from './worker-arg.js';
 
 const ROLE = 'payorder-migrate-syntax';
 /** Files per message: large enough that messaging costs little, small enough to share the work out. */
@@ -36,8 +38,9 @@ interface Reply {
 
 /** Worker threads to add to this one by default: none where workers cannot load this module. */
 export function defaultWorkers(): number {
-  // Only the built bundle can be loaded by a worker as it is (src/ is TypeScript).
-  return import.meta.url.endsWith('.js') ? Math.max(availableParallelism() - 1, 0) : 0;
+  // Only the CLI's bundle can be loaded by a worker as it is (src/ is TypeScript; the standalone
+  // executable has no file of its own to load).
+  return import.meta.url.endsWith('.cjs') ? Math.max(availableParallelism() - 1, 0) : 0;
 }
 
 /** Checks every job, calling `done` with each job's findings; `workers` threads help once the run is large. */
@@ -77,6 +80,7 @@ function helpInWorker(
   // A small young generation: a worker's garbage is many small short-lived objects, and the
   // default one makes each worker's memory grow by tens of megabytes before it is collected.
   const worker = new Worker(new URL(import.meta.url), {
+    argv: [SYNTAX_WORKER_ARG],
     workerData: { role: ROLE },
     resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
   });
