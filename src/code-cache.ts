@@ -23,6 +23,7 @@
  * module facade for it, a cost paid before every command.
  */
 import type { Stats } from 'node:fs';
+import { resetHeapSettings } from './heap-settings.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const { createRequire } = process.getBuiltinModule('node:module');
@@ -196,9 +197,11 @@ export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Pr
   const accepted = cache !== undefined && !script.cachedDataRejected;
   const known = accepted ? cache.commands : [];
   if (place && !known.includes(command) && known.length < MAX_COMMANDS)
-    proc.once('exit', () =>
-      writeCache(place, { commands: [...known, command], data: script.createCachedData() }, uid),
-    );
+    proc.once('exit', () => {
+      // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
+      resetHeapSettings(proc);
+      writeCache(place, { commands: [...known, command], data: script.createCachedData() }, uid);
+    });
   const module = { exports: {} as Cli };
   const run = script.runInThisContext() as (
     exports: object,

@@ -14,26 +14,53 @@
  *   loading: a one-line batch took 320 ms instead of 235 ms.
  *
  * A setting that was given to node by hand (its command line or NODE_OPTIONS) is left as it is.
+ * V8 keeps a hash of its flags in a code cache and refuses a cache whose hash is not its own, so
+ * the code cache's writer (src/code-cache.ts) puts them back first (resetHeapSettings).
  */
 
 /** Long work that sets the heap for itself: serving (the sandbox), sending (a batch or bulk lookup). */
 export type LongWork = 'serving' | 'batch';
 
-/** The young generation stays at the size it has when the work begins. */
-const YOUNG = { flag: '--semi-space-growth-factor=1', unlessGiven: /^--(max-|min-)?semi-space-/ };
-/** The old generation grows by a fifth at a time, not by up to four times what is live. */
-const OLD = { flag: '--heap-growing-percent=20', unlessGiven: /^--heap-growing-percent\b/ };
+/** A flag payorder sets, V8's default for it, and the options that mean it was given by hand. */
+interface Setting {
+  flag: string;
+  byDefault: string;
+  unlessGiven: RegExp;
+}
 
-const SETTINGS: Record<LongWork, Array<{ flag: string; unlessGiven: RegExp }>> = {
+/** The young generation stays at the size it has when the work begins. */
+const YOUNG: Setting = {
+  flag: '--semi-space-growth-factor=1',
+  byDefault: '--semi-space-growth-factor=2',
+  unlessGiven: /^--(max-|min-)?semi-space-/,
+};
+/** The old generation grows by a fifth at a time, not by up to four times what is live. */
+const OLD: Setting = {
+  flag: '--heap-growing-percent=20',
+  byDefault: '--heap-growing-percent=0',
+  unlessGiven: /^--heap-growing-percent\b/,
+};
+
+const SETTINGS: Record<LongWork, Setting[]> = {
   serving: [YOUNG, OLD],
   batch: [OLD],
 };
 
 type HeapProcess = Pick<NodeJS.Process, 'execArgv' | 'env' | 'getBuiltinModule'>;
 
-export function setHeapFor(work: LongWork, proc: HeapProcess): void {
+/** Sets each of `settings` that was not given by hand to `value` (its flag, or V8's default). */
+function apply(settings: Setting[], value: (setting: Setting) => string, proc: HeapProcess): void {
   const given = [...proc.execArgv, ...(proc.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  for (const { flag, unlessGiven } of SETTINGS[work])
-    if (!given.some((option) => unlessGiven.test(option)))
-      proc.getBuiltinModule('node:v8').setFlagsFromString(flag);
+  for (const setting of settings)
+    if (!given.some((option) => setting.unlessGiven.test(option)))
+      proc.getBuiltinModule('node:v8').setFlagsFromString(value(setting));
+}
+
+export function setHeapFor(work: LongWork, proc: HeapProcess): void {
+  apply(SETTINGS[work], (setting) => setting.flag, proc);
+}
+
+/** Puts every flag setHeapFor may have set back to V8's default (those given by hand stay). */
+export function resetHeapSettings(proc: HeapProcess): void {
+  apply([YOUNG, OLD], (setting) => setting.byDefault, proc);
 }

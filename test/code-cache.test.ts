@@ -167,6 +167,24 @@ describe.concurrent('the CLI started with its code cache (the built binary)', ()
     ]);
   });
 
+  it('the sandbox’s run-time heap settings are undone before its cache is made: the next run takes it', async () => {
+    const home = tempDir('code-cache-');
+    const sandbox = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+      env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: home },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    // The start line comes once it listens; then it sets its heap (src/heap-settings.ts).
+    await new Promise((resolve) => sandbox.stdout!.once('data', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    sandbox.kill('SIGTERM');
+    expect((await sandbox).exitCode).toBe(0);
+    expect(cacheFiles(home)).toEqual([expect.objectContaining({ commands: ['sandbox'] })]);
+    expect((await payorder(home, ['--help'])).exitCode).toBe(0);
+    expect(cacheFiles(home)).toEqual([expect.objectContaining({ commands: ['sandbox', ''] })]);
+  });
+
   it('a cache V8 refuses, or a file that is not one, is replaced; the run is the same', async () => {
     const home = tempDir('code-cache-');
     const expected = await payorder(home, ['--version']);

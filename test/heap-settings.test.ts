@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
-import { type LongWork, setHeapFor } from '../src/heap-settings.js';
+import { type LongWork, resetHeapSettings, setHeapFor } from '../src/heap-settings.js';
 
 /** A process with what createContext and setHeapFor use, recording the V8 flags set. */
 function standInProcess(execArgv: string[] = [], nodeOptions?: string) {
@@ -52,6 +52,24 @@ describe('setHeapFor', () => {
     expect(set('batch', ['--max-semi-space-size=64'])).toEqual(['--heap-growing-percent=20']);
     expect(set('serving', ['--min-semi-space-size=8'])).toEqual(['--heap-growing-percent=20']);
     expect(set('serving', ['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=1']);
+  });
+});
+
+describe('resetHeapSettings', () => {
+  const reset = (execArgv: string[] = [], nodeOptions?: string) => {
+    const { proc, flags } = standInProcess(execArgv, nodeOptions);
+    resetHeapSettings(proc);
+    return flags;
+  };
+
+  it('puts both flags back to V8’s defaults (a code cache is refused under other flags), but not one given by hand', () => {
+    expect(reset()).toEqual(['--semi-space-growth-factor=2', '--heap-growing-percent=0']);
+    // A batch's restart gives the young generation's size by hand (the launcher), and sets only the old one.
+    expect(reset(['--max-semi-space-size=2', '--no-concurrent-recompilation'])).toEqual([
+      '--heap-growing-percent=0',
+    ]);
+    expect(reset(['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=2']);
+    expect(reset([], '--semi-space-growth-factor=4')).toEqual(['--heap-growing-percent=0']);
   });
 });
 
