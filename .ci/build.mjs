@@ -134,7 +134,8 @@ function sharedOptions(version) {
     target: 'node22.13',
     minify: MINIFY,
     legalComments: 'none',
-    // Every other character escaped: dist/code-cache.js reads the CLI bundle as latin1, faster.
+    // Other characters escaped (markBuild escapes those esbuild leaves): dist/code-cache.js reads the
+    // CLI bundle as latin1, which is faster.
     charset: 'ascii',
     // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
     // stays an optional dependency, and is loaded only when a secret is read or stored.

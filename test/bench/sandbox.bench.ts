@@ -219,7 +219,7 @@ async function memory(build: Build): Promise<string> {
   return `RSS ${build.name}: idle ${idle.toFixed(0)} MB; after ${orders} orders ${loaded.toFixed(0)} MB right after the load, ${full.toFixed(0)} MB after 12 s idle (heap used ${heapUsed} MB)`;
 }
 
-/** The bytes Node loads to start the sandbox: dist/sandbox.js and the chunks it imports, transitively. */
+/** The bytes Node loads to start the sandbox: dist/sandbox.js and what it imports (the CLI's bundle), transitively. */
 function bundleBytes(root: string): number {
   const seen = new Set<string>();
   const visit = (file: string) => {
