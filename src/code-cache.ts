@@ -1,16 +1,17 @@
 /**
  * Starts the CLI bundle (dist/cli.cjs) with a V8 code cache of its own: the bytecode of every function
- * the commands a person has run compiled, kept between runs. Node's compile cache keeps only what V8
- * compiles as it loads a module, and V8 compiles nearly all of a function body the first time it is
- * called: the command-line parser, the schemas, ky and the request path were compiled again on every
- * run. A cache V8 makes after a run holds those as well (measured: `--help` 70 against 82 ms and
- * `order get` 163 against 204 ms, beside 39 ms for `node -e 0`).
+ * a command compiled the last time it ran. Node's compile cache keeps only what V8 compiles as it
+ * loads a module, and V8 compiles nearly all of a function body the first time it is called: the
+ * command-line parser, the schemas, ky and the request path were compiled again on every run. A
+ * cache V8 makes after a run holds those as well.
  *
- * - **Where:** one file per build of the bundle and per Node (its version, platform flags and V8 flags)
- *   in payorder's cache folder: `$XDG_CACHE_HOME/payorder` (usually `~/.cache/payorder`),
- *   `~/Library/Caches/payorder` on macOS, `%LOCALAPPDATA%\payorder\Cache` on Windows.
- * - **When it is written:** at the end of a run whose command is not in it yet (the file lists them),
- *   or whose cache V8 refused. Any other run only reads it.
+ * - **Where:** payorder's cache folder, `$XDG_CACHE_HOME/payorder` (usually `~/.cache/payorder`),
+ *   `~/Library/Caches/payorder` on macOS, `%LOCALAPPDATA%\payorder\Cache` on Windows: one file per
+ *   command, per build of the bundle and per Node (its version, platform and flags). V8 reads the
+ *   whole of a cache before a run, so each command has only what it uses.
+ * - **When it is written:** at the end of a command's first run, or of a run whose cache V8 refused.
+ *   A first run starts from the overview's cache (`payorder --help`), which holds the start-up that
+ *   every command shares. Any other run only reads.
  * - **Trust:** the file is code. It is read only from a folder of this user's that no one else can
  *   write to, only when it is this user's, a regular file and written by no one else, and it is
  *   written `0600` in a `0700` folder, whole or not at all (a temporary file renamed into place).
@@ -36,12 +37,10 @@ export interface Cli {
   main(argv: string[]): Promise<number>;
 }
 
-/** The first bytes of a cache file: this marker, then the length of its command list and the list (JSON). */
-const MAGIC = 'payorder-code-cache 1\n';
-/** Commands a cache file lists at most: past that, a new command no longer rewrites it. */
-const MAX_COMMANDS = 32;
+/** The first bytes of a cache file: this marker, then the length of its command's name and the name. */
+const MAGIC = 'payorder-code-cache 2\n';
 /** Cache files kept in the folder: when there are more, the least recently written go. */
-const MAX_FILES = 8;
+const MAX_FILES = 32;
 
 /**
  * The last line of dist/cli.cjs, written by the build: `//# build=` and a hash of the rest of the
@@ -83,13 +82,17 @@ function shortHash(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The cache file's name: the bundle's build, the Node version, and what else V8 checks it against. */
+/**
+ * A cache file's name: the bundle's build, the Node version and what else V8 checks a cache against
+ * (the platform, the flags), and the command.
+ */
 export function cacheFileName(
   build: string,
   proc: Pick<NodeJS.Process, 'version' | 'arch' | 'execArgv' | 'env'>,
+  command: string,
 ): string {
   const node = `${proc.version} ${proc.arch} ${proc.execArgv.join(' ')} ${proc.env.NODE_OPTIONS ?? ''}`;
-  return `cli-${build}-node${proc.version.slice(1)}-${shortHash(node)}.cache`;
+  return `cli-${build}-node${proc.version.slice(1)}-${shortHash(node)}-${shortHash(command)}.cache`;
 }
 
 /** Whether `stats` are this user's and nobody else may write there (always true where there are no owners). */
@@ -98,17 +101,17 @@ export function isPrivate(stats: Pick<Stats, 'uid' | 'mode'>, uid: number | unde
   return stats.uid === uid && (stats.mode & 0o022) === 0;
 }
 
-/** A cache file's parts: the commands it holds and V8's data. */
+/** A cache file's parts: the command whose run made it, and V8's data. */
 export interface CacheFile {
-  commands: string[];
+  command: string;
   data: Buffer;
 }
 
-export function encodeCache({ commands, data }: CacheFile): Buffer {
-  const list = Buffer.from(JSON.stringify(commands), 'utf8');
+export function encodeCache({ command, data }: CacheFile): Buffer {
+  const name = Buffer.from(command, 'utf8');
   const length = Buffer.alloc(4);
-  length.writeUInt32LE(list.length);
-  return Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, list, data]);
+  length.writeUInt32LE(name.length);
+  return Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, name, data]);
 }
 
 /** The parts of a cache file; undefined for anything else. */
@@ -118,20 +121,14 @@ export function decodeCache(bytes: Buffer): CacheFile | undefined {
   const start = MAGIC.length + 4;
   const end = start + bytes.readUInt32LE(MAGIC.length);
   if (end > bytes.length) return undefined;
-  try {
-    const commands: unknown = JSON.parse(bytes.toString('utf8', start, end));
-    if (!Array.isArray(commands) || !commands.every((command) => typeof command === 'string'))
-      return undefined;
-    return { commands, data: bytes.subarray(end) };
-  } catch {
-    return undefined;
-  }
+  return { command: bytes.toString('utf8', start, end), data: bytes.subarray(end) };
 }
 
-/** The cache file to use for `bundle` in this process, if caching is possible here. */
+/** Where this run's cache files are, if caching is possible here. */
 interface Place {
   folder: string;
-  file: string;
+  /** The file of a command in this folder, for this build and this Node. */
+  fileOf(command: string): string;
 }
 
 function placeFor(source: string, proc: NodeJS.Process): Place | undefined {
@@ -139,18 +136,20 @@ function placeFor(source: string, proc: NodeJS.Process): Place | undefined {
   const build = BUILD_LINE.exec(source.slice(-64))?.[1];
   const folder = cacheFolder(proc.env, proc.platform, homedir());
   if (build === undefined || folder === undefined) return undefined;
-  return { folder, file: join(folder, cacheFileName(build, proc)) };
+  return { folder, fileOf: (command) => join(folder, cacheFileName(build, proc, command)) };
 }
 
-/** The cache in `place`, when the folder and the file can be trusted; undefined otherwise. */
-function readCache({ folder, file }: Place, uid: number | undefined): CacheFile | undefined {
+/** The cache of `command` in `place`, when the folder and the file can be trusted; undefined otherwise. */
+function readCache(place: Place, command: string, uid: number | undefined): CacheFile | undefined {
   let fd: number | undefined;
   try {
-    if (!isPrivate(fs.lstatSync(folder), uid)) return undefined;
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    if (!isPrivate(fs.lstatSync(place.folder), uid)) return undefined;
+    fd = fs.openSync(place.fileOf(command), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
     const stats = fs.fstatSync(fd);
     if (!stats.isFile() || !isPrivate(stats, uid)) return undefined;
-    return decodeCache(fs.readFileSync(fd));
+    const cache = decodeCache(fs.readFileSync(fd));
+    // Two commands whose names share a hash: each is the other's miss.
+    return cache?.command === command ? cache : undefined;
   } catch {
     return undefined;
   } finally {
@@ -158,8 +157,10 @@ function readCache({ folder, file }: Place, uid: number | undefined): CacheFile 
   }
 }
 
-/** Writes `cache` to `place`, whole or not at all, and keeps the folder to MAX_FILES files. */
-function writeCache({ folder, file }: Place, cache: CacheFile, uid: number | undefined): void {
+/** Writes `cache` to its command's file, whole or not at all, and keeps the folder to MAX_FILES files. */
+function writeCache(place: Place, cache: CacheFile, uid: number | undefined): void {
+  const { folder } = place;
+  const file = place.fileOf(cache.command);
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     if (!isPrivate(fs.lstatSync(folder), uid)) return;
@@ -188,19 +189,20 @@ export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Pr
   const source = fs.readFileSync(bundle, 'latin1');
   const place = placeFor(source, proc);
   const uid = proc.getuid?.();
-  const cache = place && readCache(place, uid);
+  const command = commandOf(argv);
+  const own = place && readCache(place, command, uid);
+  // A command not cached yet starts from the overview's cache (`payorder` alone, --help): the
+  // start-up every command shares, already compiled. What it compiles more goes in its own file.
+  const start = own ?? (place && command !== '' ? readCache(place, '', uid) : undefined);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
-    ...(cache ? { cachedData: cache.data } : {}),
+    ...(start ? { cachedData: start.data } : {}),
   });
-  const command = commandOf(argv);
-  const accepted = cache !== undefined && !script.cachedDataRejected;
-  const known = accepted ? cache.commands : [];
-  if (place && !known.includes(command) && known.length < MAX_COMMANDS)
+  if (place && !(own && !script.cachedDataRejected))
     proc.once('exit', () => {
       // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
       resetHeapSettings(proc);
-      writeCache(place, { commands: [...known, command], data: script.createCachedData() }, uid);
+      writeCache(place, { command, data: script.createCachedData() }, uid);
     });
   const module = { exports: {} as Cli };
   const run = script.runInThisContext() as (

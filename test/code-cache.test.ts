@@ -68,37 +68,36 @@ describe('what a cache file is for', () => {
     expect(commandOf(argv('Order', 'get'))).toBe('');
   });
 
-  it('a build of the bundle and a Node: its version, its platform and the flags it runs with', () => {
+  it('a command of a build of the bundle and a Node: its version, its platform and the flags it runs with', () => {
     const node = { version: 'v24.21.0', arch: 'x64' as const, execArgv: [] as string[], env: {} };
-    const name = cacheFileName('0123456789abcdef', node);
-    expect(name).toMatch(/^cli-0123456789abcdef-node24\.21\.0-[0-9a-f]{8}\.cache$/);
-    expect(cacheFileName('fedcba9876543210', node)).not.toBe(name);
-    expect(cacheFileName('0123456789abcdef', { ...node, version: 'v22.13.0' })).not.toBe(name);
-    expect(cacheFileName('0123456789abcdef', { ...node, arch: 'arm64' })).not.toBe(name);
-    expect(cacheFileName('0123456789abcdef', { ...node, execArgv: ['--max-semi-space-size=2'] })).not.toBe(
-      name,
-    );
-    expect(cacheFileName('0123456789abcdef', { ...node, env: { NODE_OPTIONS: '--jitless' } })).not.toBe(name);
+    const build = '0123456789abcdef';
+    const name = cacheFileName(build, node, 'order get');
+    expect(name).toMatch(/^cli-0123456789abcdef-node24\.21\.0-[0-9a-f]{8}-[0-9a-f]{8}\.cache$/);
+    for (const other of [
+      cacheFileName(build, node, 'order create'),
+      cacheFileName(build, node, ''),
+      cacheFileName('fedcba9876543210', node, 'order get'),
+      cacheFileName(build, { ...node, version: 'v22.13.0' }, 'order get'),
+      cacheFileName(build, { ...node, arch: 'arm64' }, 'order get'),
+      cacheFileName(build, { ...node, execArgv: ['--max-semi-space-size=2'] }, 'order get'),
+      cacheFileName(build, { ...node, env: { NODE_OPTIONS: '--jitless' } }, 'order get'),
+    ])
+      expect(other).not.toBe(name);
   });
 });
 
 describe('a cache file', () => {
-  it('holds the commands it was made by and V8’s data, and reads back as written', () => {
+  it('holds the command whose run made it and V8’s data, and reads back as written', () => {
     const data = Buffer.from([0, 1, 2, 250, 255]);
-    expect(decodeCache(encodeCache({ commands: ['', 'order get'], data }))).toEqual({
-      commands: ['', 'order get'],
-      data,
-    });
-    expect(decodeCache(encodeCache({ commands: [], data }))).toEqual({ commands: [], data });
+    expect(decodeCache(encodeCache({ command: 'order get', data }))).toEqual({ command: 'order get', data });
+    expect(decodeCache(encodeCache({ command: '', data }))).toEqual({ command: '', data });
   });
 
-  it('anything else is not one: another file, a cut one, a list that is not a list of commands', () => {
-    const whole = encodeCache({ commands: ['order get'], data: Buffer.from('data') });
+  it('anything else is not one: another file, an empty one, one cut short', () => {
+    const whole = encodeCache({ command: 'order get', data: Buffer.from('data') });
     expect(decodeCache(Buffer.from('#!/bin/sh\nrm -rf /\n'))).toBeUndefined();
     expect(decodeCache(Buffer.alloc(0))).toBeUndefined();
     expect(decodeCache(whole.subarray(0, 30))).toBeUndefined();
-    const text = whole.toString('latin1').replace('["order get"]', '{"order":"x"}');
-    expect(decodeCache(Buffer.from(text, 'latin1'))).toBeUndefined();
   });
 
   it('is trusted only when it is this user’s and no one else may write it', () => {
@@ -124,113 +123,116 @@ async function payorder(cacheHome: string, args: string[], env: Record<string, s
   });
 }
 
-/** The cache files in `cacheHome`, with the commands each lists. */
+/** The cache files in `cacheHome`, each with its command and its file's inode (a new file, a new one). */
 function cacheFiles(cacheHome: string) {
   const folder = join(cacheHome, 'payorder');
   if (!existsSync(folder)) return [];
-  return readdirSync(folder).map((name) => {
-    const path = join(folder, name);
-    return { name, path, commands: decodeCache(readFileSync(path))?.commands };
-  });
+  return readdirSync(folder)
+    .sort()
+    .map((name) => {
+      const path = join(folder, name);
+      return { name, path, command: decodeCache(readFileSync(path))?.command, inode: statSync(path).ino };
+    });
 }
 
-/** The path of the one cache file in `cacheHome`. */
-function onlyFile(cacheHome: string): string {
-  const files = cacheFiles(cacheHome);
-  expect(files).toHaveLength(1);
-  return files[0]!.path;
+/** The cache file of `command` in `cacheHome`. */
+function fileOf(cacheHome: string, command: string) {
+  const [file, ...others] = cacheFiles(cacheHome).filter((each) => each.command === command);
+  expect(file, `the cache of "${command}"`).toBeDefined();
+  expect(others).toEqual([]);
+  return file!;
 }
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
+/** Starts the sandbox as its own process, waits for it to listen and set its heap, and stops it. */
+async function sandboxRun(home: string) {
+  const sandbox = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: home },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
+  // The start line comes once it listens; then it sets its heap (src/heap-settings.ts).
+  await new Promise((resolve) => sandbox.stdout!.once('data', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  sandbox.kill('SIGTERM');
+  expect((await sandbox).exitCode).toBe(0);
+}
+
 describe.concurrent('the CLI started with its code cache (the built binary)', () => {
-  it('the first run writes the cache, 0600 in a 0700 folder; a run of another command adds to it, the same command does not', async () => {
+  it('a command’s first run writes its cache, 0600 in a 0700 folder; its next runs take it as it is', async () => {
     const home = tempDir('code-cache-');
     const first = await payorder(home, ['--help']);
     expect(first.exitCode).toBe(0);
     expect(first.stderr).toBe('');
-    const [file, ...others] = cacheFiles(home);
-    expect(others).toEqual([]);
-    expect(file!.name).toMatch(/^cli-[0-9a-f]{16}-node\d+\.\d+\.\d+-[0-9a-f]{8}\.cache$/);
-    expect(file!.commands).toEqual(['']);
+    const overview = fileOf(home, '');
+    expect(overview.name).toMatch(/^cli-[0-9a-f]{16}-node\d+\.\d+\.\d+-[0-9a-f]{8}-[0-9a-f]{8}\.cache$/);
     expect(modeOf(join(home, 'payorder'))).toBe('700');
-    expect(modeOf(file!.path)).toBe('600');
+    expect(modeOf(overview.path)).toBe('600');
 
-    // From the cache: the same output. V8 took the cache, or the second run would list only its own.
+    // From the cache, the same output; V8 took the cache, or the run would have written it again.
     const second = await payorder(home, ['--help']);
     expect(second.stdout).toBe(first.stdout);
-    expect(cacheFiles(home)[0]!.commands).toEqual(['']);
-    const order = await payorder(home, ['order', '--help']);
-    expect(order.exitCode).toBe(0);
-    expect(cacheFiles(home)).toEqual([
-      expect.objectContaining({ name: file!.name, commands: ['', 'order'] }),
-    ]);
+    expect(fileOf(home, '')).toEqual(overview);
+
+    expect((await payorder(home, ['order', '--help'])).exitCode).toBe(0);
+    const order = fileOf(home, 'order');
+    await payorder(home, ['order', '--help']);
+    expect(cacheFiles(home)).toEqual([overview, order].sort((a, b) => (a.name < b.name ? -1 : 1)));
   });
 
-  it('the sandbox’s run-time heap settings are undone before its cache is made: the next run takes it', async () => {
+  it('the sandbox’s run-time heap settings are undone before its cache is made: its next run takes it', async () => {
     const home = tempDir('code-cache-');
-    const sandbox = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
-      env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: home },
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    // The start line comes once it listens; then it sets its heap (src/heap-settings.ts).
-    await new Promise((resolve) => sandbox.stdout!.once('data', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    sandbox.kill('SIGTERM');
-    expect((await sandbox).exitCode).toBe(0);
-    expect(cacheFiles(home)).toEqual([expect.objectContaining({ commands: ['sandbox'] })]);
-    expect((await payorder(home, ['--help'])).exitCode).toBe(0);
-    expect(cacheFiles(home)).toEqual([expect.objectContaining({ commands: ['sandbox', ''] })]);
+    await sandboxRun(home);
+    const made = fileOf(home, 'sandbox');
+    await sandboxRun(home);
+    expect(fileOf(home, 'sandbox')).toEqual(made);
   });
 
-  it('a cache V8 refuses, or a file that is not one, is replaced; the run is the same', async () => {
+  it('a cache V8 refuses, or a file that is not one, is written again; the run is the same', async () => {
     const home = tempDir('code-cache-');
-    const expected = await payorder(home, ['--version']);
-    await payorder(home, ['--help']);
-    const path = onlyFile(home);
+    const expected = await payorder(home, ['--help']);
+    const { path } = fileOf(home, '');
     for (const planted of [
-      encodeCache({ commands: ['', 'order'], data: Buffer.from('not what V8 makes') }),
+      encodeCache({ command: '', data: Buffer.from('not what V8 makes') }),
       Buffer.from('not a cache at all'),
     ]) {
       writeFileSync(path, planted, { mode: 0o600 });
       const run = await payorder(home, ['--help']);
       expect(run.exitCode).toBe(0);
       expect(run.stderr).toBe('');
-      expect(run.stdout).toContain('Usage: payorder');
-      expect(cacheFiles(home)).toEqual([expect.objectContaining({ path, commands: [''] })]);
+      expect(run.stdout).toBe(expected.stdout);
+      expect(readFileSync(path)).not.toEqual(planted);
+      expect(fileOf(home, '').path).toBe(path);
     }
-    expect((await payorder(home, ['--version'])).stdout).toBe(expected.stdout);
   });
 
-  it('a cache file others may write is not read, but replaced; in a folder others may write, nothing is read or written', async () => {
+  it('a cache file others may write is not read, but written again; in a folder others may write, nothing is read or written', async () => {
     const home = tempDir('code-cache-');
     await payorder(home, ['--help']);
-    const path = onlyFile(home);
-    // Made by a run of --help: V8 would take it. Not read, the run lists only its own command.
-    const made = readFileSync(path);
-    chmodSync(path, 0o666);
-    expect((await payorder(home, ['config', '--help'])).exitCode).toBe(0);
-    expect(cacheFiles(home)).toEqual([expect.objectContaining({ path, commands: ['config'] })]);
-    expect(modeOf(path)).toBe('600');
+    const made = fileOf(home, '');
+    chmodSync(made.path, 0o666);
+    expect((await payorder(home, ['--help'])).exitCode).toBe(0);
+    expect(fileOf(home, '').inode).not.toBe(made.inode);
+    expect(modeOf(made.path)).toBe('600');
 
-    writeFileSync(path, made);
+    const before = cacheFiles(home);
     chmodSync(join(home, 'payorder'), 0o777);
     expect((await payorder(home, ['order', '--help'])).exitCode).toBe(0);
-    expect(readFileSync(path)).toEqual(made);
+    expect(cacheFiles(home)).toEqual(before);
   });
 
   it.skipIf(process.getuid?.() !== 0)(
-    'a cache file of another user is not read, but replaced (needs root to give a file away)',
+    'a cache file of another user is not read, but written again (needs root to give a file away)',
     async () => {
       const home = tempDir('code-cache-');
       await payorder(home, ['--help']);
-      const path = onlyFile(home);
-      chownSync(path, 65534, 65534);
-      expect((await payorder(home, ['order', '--help'])).exitCode).toBe(0);
-      expect(cacheFiles(home)).toEqual([expect.objectContaining({ path, commands: ['order'] })]);
-      expect(statSync(path).uid).toBe(0);
+      const made = fileOf(home, '');
+      chownSync(made.path, 65534, 65534);
+      expect((await payorder(home, ['--help'])).exitCode).toBe(0);
+      expect(fileOf(home, '').inode).not.toBe(made.inode);
+      expect(statSync(made.path).uid).toBe(0);
     },
   );
 
@@ -248,12 +250,12 @@ describe.concurrent('the CLI started with its code cache (the built binary)', ()
     expect(run.stdout).toBe(off.stdout);
   });
 
-  it('keeps at most eight cache files, the least recently written going first', async () => {
+  it('keeps at most 32 cache files, the least recently written going first', async () => {
     const home = tempDir('code-cache-');
     const folder = join(home, 'payorder');
     mkdirSync(folder, { mode: 0o700 });
-    const old = Array.from({ length: 9 }, (_, i) =>
-      join(folder, `cli-${String(i).padStart(16, '0')}-node1.0.0-00000000.cache`),
+    const old = Array.from({ length: 33 }, (_, i) =>
+      join(folder, `cli-${String(i).padStart(16, '0')}-node1.0.0-00000000-00000000.cache`),
     );
     old.forEach((path, i) => {
       writeFileSync(path, 'old', { mode: 0o600 });
@@ -261,8 +263,8 @@ describe.concurrent('the CLI started with its code cache (the built binary)', ()
       utimesSync(path, when, when);
     });
     await payorder(home, ['--help']);
-    const left = readdirSync(folder).sort();
-    expect(left).toHaveLength(8);
+    const left = readdirSync(folder);
+    expect(left).toHaveLength(32);
     expect(left).toEqual(expect.arrayContaining(old.slice(2).map((path) => path.slice(folder.length + 1))));
   });
 });
