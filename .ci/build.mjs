@@ -134,9 +134,6 @@ function sharedOptions(version) {
     target: 'node22.13',
     minify: MINIFY,
     legalComments: 'none',
-    // Other characters escaped (markBuild escapes those esbuild leaves): dist/code-cache.js reads the
-    // CLI bundle as latin1, which is faster.
-    charset: 'ascii',
     // The keychain addon is native code with a prebuilt package per platform: it cannot be bundled,
     // stays an optional dependency, and is loaded only when a secret is read or stored.
     external: ['@napi-rs/keyring'],
@@ -166,7 +163,11 @@ function cliOptions(version, outdir) {
     // import.meta.url (where the grammars are, what migrate-check's worker threads run) as the URL of
     // the bundle's own file.
     define: { ...shared.define, 'import.meta.url': '__importMetaUrl' },
-    banner: { js: "var __importMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+    // Any other import.meta would be an empty object here: refused rather than built.
+    logOverride: { 'empty-import-meta': 'error' },
+    // "use strict" first: as a directive it counts only at the start of the file (or of the function
+    // code-cache.ts wraps it in), and an ES module bundle is strict throughout.
+    banner: { js: `"use strict";var __importMetaUrl=require('node:url').pathToFileURL(__filename).href;` },
   };
 }
 
@@ -188,19 +189,11 @@ const treeSitterModule = {
   },
 };
 
-/**
- * Makes dist/cli.cjs ASCII, which code-cache.ts reads as latin1 (faster), and marks its end with
- * `//# build=` and a hash of the file, which code-cache.ts names its cache by. esbuild escapes the
- * characters of strings, but leaves those of a regular expression as they are (powershell-utils has
- * some): each becomes its \u escape, which means the same there as in a string or a name.
- */
+/** Marks the end of dist/cli.cjs with `//# build=` and a hash of the file: code-cache.ts names its caches by it. */
 function markBuild(file) {
-  const code = readFileSync(file, 'utf8').replace(
-    /[^\x00-\x7f]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const code = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  writeFileSync(file, `${code}//# build=${hash}\n`, 'latin1');
+  writeFileSync(file, `${code}//# build=${hash}\n`);
 }
 
 /** The code-cache loader that bin/payorder.js imports: an ES module of its own (src/code-cache.ts). */

@@ -7,15 +7,19 @@
  *
  * - **Where:** payorder's cache folder, `$XDG_CACHE_HOME/payorder` (usually `~/.cache/payorder`),
  *   `~/Library/Caches/payorder` on macOS, `%LOCALAPPDATA%\payorder\Cache` on Windows: one file per
- *   command, per build of the bundle and per Node (its version, platform and flags). V8 reads the
- *   whole of a cache before a run, so each command has only what it uses.
+ *   command (a name of the command tree, never a word of the user's), per build of the bundle and
+ *   per Node (its version, architecture and flags). V8 reads the whole of a cache before a run, so
+ *   each command has only what it uses.
  * - **When it is written:** at the end of a command's first run, or of a run whose cache V8 refused.
  *   A first run starts from the overview's cache (`payorder --help`), which holds the start-up that
  *   every command shares. Any other run only reads.
+ * - **Which source:** V8 checks a cache against the length of the source only, not its text. A cache
+ *   names the build it was made for (the hash the build writes at the end of the bundle) and records
+ *   the bundle file's size, time and inode: a bundle changed in place is never given an old cache.
  * - **Trust:** the file is code. It is read only from a folder of this user's that no one else can
- *   write to, only when it is this user's, a regular file and written by no one else, and it is
- *   written `0600` in a `0700` folder, whole or not at all (a temporary file renamed into place).
- *   V8 itself refuses a cache made by another V8, with other flags or for another source.
+ *   write to, only when it is this user's, a regular file (not a link) and written by no one else.
+ *   It is written `0600` in a `0700` folder, whole or not at all (a temporary file renamed into
+ *   place), and folders are made only inside one of this user's (not in a home under sudo).
  * - **Never in the way:** a folder that cannot be made or written, a file that cannot be read or
  *   that V8 refuses, all leave the run as it is without a cache. NODE_DISABLE_COMPILE_CACHE (Node's
  *   own switch) turns it off.
@@ -35,12 +39,16 @@ const { Script } = process.getBuiltinModule('node:vm');
 /** What the CLI bundle exports (src/main.ts). */
 export interface Cli {
   main(argv: string[]): Promise<number>;
+  /** The command that ran, by its names in the command tree; undefined when none was parsed. */
+  ranCommand(): string | undefined;
 }
 
-/** The first bytes of a cache file: this marker, then the length of its command's name and the name. */
-const MAGIC = 'payorder-code-cache 2\n';
+/** The first bytes of a cache file: this marker, then the length of its header (JSON) and the header. */
+const MAGIC = 'payorder-code-cache 3\n';
 /** Cache files kept in the folder: when there are more, the least recently written go. */
 const MAX_FILES = 32;
+/** A temporary file older than this was left by a run that died while writing it. */
+const STALE_TEMPORARY_MS = 10 * 60_000;
 
 /**
  * The last line of dist/cli.cjs, written by the build: `//# build=` and a hash of the rest of the
@@ -63,19 +71,21 @@ export function cacheFolder(
 }
 
 /**
- * The command a run's cache entry is for: its first words (at most two, before any option), which
- * is what decides the code it runs. `order get 1f2e… --json` → "order get"; `--help` → "".
+ * The caches a run looks for, best first: the commands its first words may name (at most two words,
+ * before any option), then the overview's. `order get 1f2e… --json` → "order get", "order", "".
+ * Only a command that ran has a file (named by the command tree, src/main.ts ranCommand): a word
+ * that names none finds nothing.
  */
-export function commandOf(argv: readonly string[]): string {
+export function candidateCommands(argv: readonly string[]): string[] {
   const words: string[] = [];
   for (const arg of argv.slice(2)) {
     if (!/^[a-z][a-z-]{0,30}$/.test(arg) || words.length === 2) break;
     words.push(arg);
   }
-  return words.join(' ');
+  return words.map((_, i) => words.slice(0, words.length - i).join(' ')).concat('');
 }
 
-/** FNV-1a: a short, stable name for the Node and the flags a cache was made with (not a secret). */
+/** FNV-1a: a short, stable name for the Node, the flags and the command of a cache (not a secret). */
 function shortHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
@@ -84,7 +94,7 @@ function shortHash(text: string): string {
 
 /**
  * A cache file's name: the bundle's build, the Node version and what else V8 checks a cache against
- * (the platform, the flags), and the command.
+ * (the architecture, the flags), and the command.
  */
 export function cacheFileName(
   build: string,
@@ -101,17 +111,19 @@ export function isPrivate(stats: Pick<Stats, 'uid' | 'mode'>, uid: number | unde
   return stats.uid === uid && (stats.mode & 0o022) === 0;
 }
 
-/** A cache file's parts: the command whose run made it, and V8's data. */
+/** A cache file's parts: the command whose run made it, the bundle file it was made from, V8's data. */
 export interface CacheFile {
   command: string;
+  /** The bundle file's size, modification time and inode (sourceStamp). */
+  source: string;
   data: Buffer;
 }
 
-export function encodeCache({ command, data }: CacheFile): Buffer {
-  const name = Buffer.from(command, 'utf8');
+export function encodeCache({ command, source, data }: CacheFile): Buffer {
+  const header = Buffer.from(JSON.stringify({ command, source }), 'utf8');
   const length = Buffer.alloc(4);
-  length.writeUInt32LE(name.length);
-  return Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, name, data]);
+  length.writeUInt32LE(header.length);
+  return Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, header, data]);
 }
 
 /** The parts of a cache file; undefined for anything else. */
@@ -121,35 +133,53 @@ export function decodeCache(bytes: Buffer): CacheFile | undefined {
   const start = MAGIC.length + 4;
   const end = start + bytes.readUInt32LE(MAGIC.length);
   if (end > bytes.length) return undefined;
-  return { command: bytes.toString('utf8', start, end), data: bytes.subarray(end) };
+  try {
+    const { command, source } = JSON.parse(bytes.toString('utf8', start, end)) as Partial<CacheFile>;
+    if (typeof command !== 'string' || typeof source !== 'string') return undefined;
+    return { command, source, data: bytes.subarray(end) };
+  } catch {
+    return undefined;
+  }
 }
+
+/** What tells one bundle file from another of the same length: its size, modification time and inode. */
+export const sourceStamp = (stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>) =>
+  `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
 
 /** Where this run's cache files are, if caching is possible here. */
 interface Place {
   folder: string;
   /** The file of a command in this folder, for this build and this Node. */
   fileOf(command: string): string;
+  /** The bundle's sourceStamp. */
+  source: string;
+  uid: number | undefined;
 }
 
-function placeFor(source: string, proc: NodeJS.Process): Place | undefined {
+function placeFor(source: string, stats: Stats, proc: NodeJS.Process): Place | undefined {
   if (proc.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const build = BUILD_LINE.exec(source.slice(-64))?.[1];
   const folder = cacheFolder(proc.env, proc.platform, homedir());
   if (build === undefined || folder === undefined) return undefined;
-  return { folder, fileOf: (command) => join(folder, cacheFileName(build, proc, command)) };
+  return {
+    folder,
+    fileOf: (command) => join(folder, cacheFileName(build, proc, command)),
+    source: sourceStamp(stats),
+    uid: proc.getuid?.(),
+  };
 }
 
-/** The cache of `command` in `place`, when the folder and the file can be trusted; undefined otherwise. */
-function readCache(place: Place, command: string, uid: number | undefined): CacheFile | undefined {
+/** The cache of `command` in `place`, when the folder and the file can be trusted and are for this bundle file. */
+function readCache(place: Place, command: string): CacheFile | undefined {
   let fd: number | undefined;
   try {
-    if (!isPrivate(fs.lstatSync(place.folder), uid)) return undefined;
+    if (!isPrivate(fs.lstatSync(place.folder), place.uid)) return undefined;
     fd = fs.openSync(place.fileOf(command), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
     const stats = fs.fstatSync(fd);
-    if (!stats.isFile() || !isPrivate(stats, uid)) return undefined;
+    if (!stats.isFile() || !isPrivate(stats, place.uid)) return undefined;
     const cache = decodeCache(fs.readFileSync(fd));
-    // Two commands whose names share a hash: each is the other's miss.
-    return cache?.command === command ? cache : undefined;
+    // Two commands whose names share a hash are each the other's miss.
+    return cache?.command === command && cache.source === place.source ? cache : undefined;
   } catch {
     return undefined;
   } finally {
@@ -157,54 +187,99 @@ function readCache(place: Place, command: string, uid: number | undefined): Cach
   }
 }
 
+/**
+ * Makes `folder` (0700), only where its nearest existing parent is this user's: run under sudo with
+ * the user's HOME, payorder makes no folder of root's there. Whether the folder can then be used.
+ */
+function makeFolder(folder: string, uid: number | undefined): boolean {
+  let existing = folder;
+  for (;;) {
+    try {
+      const stats = fs.lstatSync(existing);
+      if (existing === folder) return isPrivate(stats, uid);
+      if (uid !== undefined && stats.uid !== uid) return false;
+      break;
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return false;
+      existing = parent;
+    }
+  }
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return isPrivate(fs.lstatSync(folder), uid);
+}
+
 /** Writes `cache` to its command's file, whole or not at all, and keeps the folder to MAX_FILES files. */
-function writeCache(place: Place, cache: CacheFile, uid: number | undefined): void {
+function writeCache(place: Place, cache: CacheFile): void {
   const { folder } = place;
   const file = place.fileOf(cache.command);
+  // Another process may write the same command's file: each writes a file of its own, then renames it.
+  const temporary = `${file}.${process.pid}-${Math.random().toString(16).slice(2, 10)}.tmp`;
   try {
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    if (!isPrivate(fs.lstatSync(folder), uid)) return;
-    const temporary = `${file}.${process.pid}.tmp`;
+    if (!makeFolder(folder, place.uid)) return;
     fs.writeFileSync(temporary, encodeCache(cache), { mode: 0o600, flag: 'wx' });
     fs.renameSync(temporary, file);
-    const others = fs
-      .readdirSync(folder)
-      .filter((name) => name.startsWith('cli-') && name.endsWith('.cache'))
-      .map((name) => join(folder, name))
-      .filter((path) => path !== file)
-      .map((path) => ({ path, written: fs.statSync(path).mtimeMs }))
-      .sort((a, b) => b.written - a.written);
-    for (const { path } of others.slice(MAX_FILES - 1)) fs.rmSync(path, { force: true });
+    prune(folder, file);
   } catch {
     // No cache this time: the next run compiles as this one did.
+    fs.rmSync(temporary, { force: true });
   }
+}
+
+/** Keeps the folder to MAX_FILES cache files (the least recently written go) and no stale temporary file. */
+function prune(folder: string, kept: string): void {
+  // The file just written says when now is (the file system's clock, which the others' times are by).
+  const now = fs.statSync(kept).mtimeMs;
+  const files = fs
+    .readdirSync(folder)
+    .filter((name) => name.startsWith('cli-'))
+    .map((name) => join(folder, name))
+    .filter((path) => path !== kept)
+    .map((path) => ({ path, written: fs.statSync(path).mtimeMs }));
+  const caches = files.filter(({ path }) => path.endsWith('.cache')).sort((a, b) => b.written - a.written);
+  const stale = files.filter(
+    ({ path, written }) => path.endsWith('.tmp') && now - written > STALE_TEMPORARY_MS,
+  );
+  for (const { path } of [...caches.slice(MAX_FILES - 1), ...stale]) fs.rmSync(path, { force: true });
 }
 
 /**
  * Loads the CLI bundle at `bundle` (a CommonJS file) with its code cache, and arranges for the cache
- * to be written when the process ends if this run added to it.
+ * to be written when the process ends if this run's command has none yet (or V8 refused it).
  */
 export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Process = process): Cli {
-  // The build keeps the bundle ASCII (esbuild escapes the rest), so latin1 reads it as it is, faster.
-  const source = fs.readFileSync(bundle, 'latin1');
-  const place = placeFor(source, proc);
-  const uid = proc.getuid?.();
-  const command = commandOf(argv);
-  const own = place && readCache(place, command, uid);
-  // A command not cached yet starts from the overview's cache (`payorder` alone, --help): the
-  // start-up every command shares, already compiled. What it compiles more goes in its own file.
-  const start = own ?? (place && command !== '' ? readCache(place, '', uid) : undefined);
+  const fd = fs.openSync(bundle, 'r');
+  let source: string;
+  let stats: Stats;
+  try {
+    stats = fs.fstatSync(fd);
+    source = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  const place = placeFor(source, stats, proc);
+  let start: CacheFile | undefined;
+  for (const command of place ? candidateCommands(argv) : []) {
+    start = readCache(place!, command);
+    if (start) break;
+  }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(start ? { cachedData: start.data } : {}),
   });
-  if (place && !(own && !script.cachedDataRejected))
-    proc.once('exit', () => {
-      // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
-      resetHeapSettings(proc);
-      writeCache(place, { command, data: script.createCachedData() }, uid);
-    });
   const module = { exports: {} as Cli };
+  if (place)
+    proc.once('exit', () => {
+      try {
+        const command = module.exports.ranCommand?.();
+        if (command === undefined || (start?.command === command && !script.cachedDataRejected)) return;
+        // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
+        resetHeapSettings(proc);
+        writeCache(place, { command, source: place.source, data: script.createCachedData() });
+      } catch {
+        // No cache this time.
+      }
+    });
   const run = script.runInThisContext() as (
     exports: object,
     require: NodeJS.Require,

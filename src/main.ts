@@ -4,7 +4,7 @@
  * (or a JSON object with --json) on stderr and a documented exit code. Tests call `run` with a
  * context of their own. The only place that decides how payorder exits.
  */
-import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/program.js';
+import { buildProgram, CommanderError, commanderExit, commandPath, helpArgv } from './cli/program.js';
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
@@ -55,6 +55,12 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   return (await import('./sandbox/server.js')).startSandbox(options);
 }
 
+/** The command the last run's argv named (cli/program.ts commandPath); undefined before one is parsed. */
+let ran: string | undefined;
+
+/** The command that ran in this process: the code cache (src/code-cache.ts) keeps one file per command. */
+export const ranCommand = (): string | undefined => ran;
+
 /** Runs one command line (argv as process.argv: node, script, args…) in `ctx`; returns the exit code. */
 export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
@@ -66,6 +72,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
     }
     const program = buildProgram(ctx);
+    ran = commandPath(program, argv);
     // `payorder` alone is a request for the overview, not a mistake.
     if (argv.length <= 2) {
       program.outputHelp();
