@@ -172,26 +172,54 @@ function cliOptions(version, outdir) {
 }
 
 /**
- * The one place where import() as require() changes what code does: web-tree-sitter's start-up
- * declares a `require` of its own (`var`, so from the top of its function) and takes createRequire
- * from `await import("module")`, which would become a call of that `require` while it is still
- * undefined. Node's module is taken as a built-in there instead.
+ * Edits of two bundled packages' code for dist/cli.cjs, each checked: a package whose code no longer
+ * has the text stops the build.
+ * - web-tree-sitter: the one place where import() as require() changes what code does. Its start-up
+ *   declares a `require` of its own (`var`, so from the top of its function) and takes createRequire
+ *   from `await import("module")`, which would become a call of that `require` while it is still
+ *   undefined. Node's module is taken as a built-in there instead.
+ * - powershell-utils quotes arguments with a regular expression of four typographic quotation
+ *   marks, which esbuild leaves as they are (it escapes the characters of strings, not of regular
+ *   expressions). Written as \u escapes, they are the same characters to the regular expression,
+ *   and the bundle stays ASCII: code-cache.ts reads it as latin1, a string of one byte a character.
  */
-const treeSitterModule = {
-  name: 'tree-sitter-module',
+const PACKAGE_EDITS = [
+  {
+    file: /[\\/]node_modules[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/,
+    from: 'await import("module")',
+    to: 'process.getBuiltinModule("module")',
+  },
+  {
+    file: /[\\/]node_modules[\\/]powershell-utils[\\/]index\.js$/,
+    from: "/['\u2018\u2019\u201a\u201b]/g",
+    to: "/['\\u2018\\u2019\\u201a\\u201b]/g",
+  },
+];
+
+const packageEdits = {
+  name: 'package-edits',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/ }, ({ path }) => {
-      const code = readFileSync(path, 'utf8');
-      const imported = 'await import("module")';
-      if (!code.includes(imported)) throw new Error(`${path} no longer imports "module" as cli.cjs expects`);
-      return { contents: code.replace(imported, 'process.getBuiltinModule("module")'), loader: 'js' };
-    });
+    for (const { file, from, to } of PACKAGE_EDITS)
+      build.onLoad({ filter: file }, ({ path }) => {
+        const code = readFileSync(path, 'utf8');
+        if (!code.includes(from)) throw new Error(`${path} no longer has ${from}, which .ci/build.mjs edits`);
+        return { contents: code.replace(from, to), loader: 'js' };
+      });
   },
 };
 
-/** Marks the end of dist/cli.cjs with `//# build=` and a hash of the file: code-cache.ts names its caches by it. */
+/**
+ * Marks the end of dist/cli.cjs with `//# build=` and a hash of the file, which code-cache.ts names
+ * its caches by. The bundle must be ASCII (code-cache.ts reads it as latin1): a character esbuild
+ * left stops the build, to be escaped where it is (PACKAGE_EDITS).
+ */
 function markBuild(file) {
   const code = readFileSync(file, 'utf8');
+  const other = /[^\x00-\x7f]/.exec(code);
+  if (other)
+    throw new Error(
+      `${file} has ${JSON.stringify(code.slice(other.index - 40, other.index + 10))}: not ASCII`,
+    );
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   writeFileSync(file, `${code}//# build=${hash}\n`);
 }
@@ -330,7 +358,7 @@ export async function build() {
     mkdirSync(next, { recursive: true });
     const { metafile } = await esbuild.build({
       ...cliOptions(version, next),
-      plugins: [leaveOut, treeSitterModule, licenses.plugin],
+      plugins: [leaveOut, packageEdits, licenses.plugin],
       metafile: true,
     });
     licenses.complete(metafile);

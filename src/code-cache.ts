@@ -253,7 +253,9 @@ export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Pr
   let stats: Stats;
   try {
     stats = fs.fstatSync(fd);
-    source = fs.readFileSync(fd, 'utf8');
+    // The build keeps the bundle ASCII (.ci/build.mjs markBuild): latin1 reads it as it is, into a
+    // string of one byte a character, which V8 keeps for as long as the process runs.
+    source = fs.readFileSync(fd, 'latin1');
   } finally {
     fs.closeSync(fd);
   }
@@ -267,12 +269,14 @@ export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Pr
     filename: bundle,
     ...(start ? { cachedData: start.data } : {}),
   });
+  // Only the name is kept: the file's bytes (as big as the cache) are not held for the whole run.
+  const started = start?.command;
   const module = { exports: {} as Cli };
   if (place)
     proc.once('exit', () => {
       try {
         const command = module.exports.ranCommand?.();
-        if (command === undefined || (start?.command === command && !script.cachedDataRejected)) return;
+        if (command === undefined || (started === command && !script.cachedDataRejected)) return;
         // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
         resetHeapSettings(proc);
         writeCache(place, { command, source: place.source, data: script.createCachedData() });

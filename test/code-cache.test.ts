@@ -131,9 +131,10 @@ describe('a cache file', () => {
 describe('the CLI bundle', () => {
   const bundle = join(dirname(BIN), '../dist/cli.cjs');
 
-  it('is strict from its first statement, and ends with the line that names its build', () => {
+  it('is strict from its first statement, ASCII (read as latin1), and ends with the line that names its build', () => {
     const text = readFileSync(bundle, 'utf8');
     expect(text.startsWith('"use strict";')).toBe(true);
+    expect(/[^\x00-\x7f]/.exec(text)).toBeNull();
     expect(text).toMatch(/\n\/\/# build=[0-9a-f]{16}\n$/);
   });
 });
