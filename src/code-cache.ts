@@ -169,11 +169,19 @@ function placeFor(source: string, stats: Stats, proc: NodeJS.Process): Place | u
   };
 }
 
-/** The cache of `command` in `place`, when the folder and the file can be trusted and are for this bundle file. */
+/** Whether the cache folder of `place` exists and no one else may write to it. */
+function folderTrusted(place: Place): boolean {
+  try {
+    return isPrivate(fs.lstatSync(place.folder), place.uid);
+  } catch {
+    return false;
+  }
+}
+
+/** The cache of `command` in `place` (a trusted folder), when the file can be trusted and is for this bundle file. */
 function readCache(place: Place, command: string): CacheFile | undefined {
   let fd: number | undefined;
   try {
-    if (!isPrivate(fs.lstatSync(place.folder), place.uid)) return undefined;
     fd = fs.openSync(place.fileOf(command), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
     const stats = fs.fstatSync(fd);
     if (!stats.isFile() || !isPrivate(stats, place.uid)) return undefined;
@@ -261,7 +269,7 @@ export function loadCli(bundle: string, argv: readonly string[], proc: NodeJS.Pr
   }
   const place = placeFor(source, stats, proc);
   let start: CacheFile | undefined;
-  for (const command of place ? candidateCommands(argv) : []) {
+  for (const command of place && folderTrusted(place) ? candidateCommands(argv) : []) {
     start = readCache(place!, command);
     if (start) break;
   }
