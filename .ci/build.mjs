@@ -62,19 +62,9 @@ function copyGrammars(folder) {
  * - conf validates a store against a JSON schema (ajv, ajv-formats) only when given one, and runs
  *   migrations (semver) only when given them: payorder gives neither, src/store/ checks the store's
  *   shape itself (180 kB).
- * - undici carries its HTTP parser compiled to WebAssembly twice, with SIMD and without, and falls
- *   back to the second when the first does not load (so it must be the one kept: some platforms
- *   lack SIMD). On answers of a few hundred bytes SIMD saves nothing measurable (72 kB).
- * - undici's clients load fetch's body code only to send a FormData body: payorder sends JSON text
- *   (40 kB).
  */
 const LEFT_OUT = [
   { importer: /[\\/]node_modules[\\/]conf[\\/]/, path: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ },
-  { importer: /[\\/]node_modules[\\/]undici[\\/]/, path: /[\\/]llhttp_simd-wasm\.js$/ },
-  {
-    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]/,
-    path: /^\.\.\/web\/fetch\/body\.js$/,
-  },
 ];
 
 /**

@@ -45,8 +45,8 @@ export interface ClientOptions {
   interruptible?: boolean;
   /**
    * How many requests the command keeps in flight (a batch's --concurrency): its requests then go
-   * through a keep-alive agent with that many connections. One-shot commands leave it out and send
-   * with the built-in fetch, which costs no start-up time of its own.
+   * through a keep-alive agent with that many connections. One-shot commands leave it out: their
+   * agent opens as many as they need.
    */
   connections?: number;
 }
@@ -137,11 +137,9 @@ export function buildContext({
       return keychain;
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {
-      const [{ ServiceClient }, transport] = await Promise.all([
+      const [{ ServiceClient }, { httpTransport }] = await Promise.all([
         import('./api/service.js'),
-        connections === undefined
-          ? undefined
-          : import('./api/keep-alive.js').then(({ keepAliveTransport }) => keepAliveTransport(connections)),
+        import('./api/transport.js'),
       ]);
       return new ServiceClient(target, {
         timeoutMs: timeoutSeconds(env) * 1000,
@@ -158,7 +156,7 @@ export function buildContext({
                 if (!context.flags.quiet) context.io.stderr.write(`${escapeControl(line)}\n`);
               }
             : undefined,
-        transport,
+        transport: httpTransport(connections),
       });
     },
   };

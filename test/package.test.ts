@@ -214,7 +214,7 @@ describe.concurrent('on each Node it supports', () => {
           amount_cents: '1999',
           status: 'PENDING',
         });
-        // A batch goes through the keep-alive transport, bundled from parts of undici.
+        // A batch goes through a keep-alive agent of its own.
         const batch = await run([
           'order',
           'create',

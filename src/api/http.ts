@@ -2,14 +2,14 @@
  * The only module that speaks HTTP (through ky). It sends one exchange, traces it with --debug
  * (secrets, tokens and the Authorization header masked), and turns transport failures into typed
  * errors that name the address. Whether a request may be retried is decided by the caller.
- * ky sends through a transport (transport.ts: the built-in fetch, or a batch's keep-alive agent);
+ * ky sends through a transport (transport.ts: node:http on keep-alive agents of payorder's own);
  * ky's options that never change are made once per client, not per request.
  */
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { maskAuthorization, maskBody, maskText } from '../contract/masking.js';
 import { CliError } from '../errors.js';
 import { withKyRequest } from './ky-request.js';
-import { fetchTransport, type Transport, textOf, type WireBody } from './transport.js';
+import { httpTransport, type Transport, textOf, type WireBody } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'DELETE';
@@ -41,7 +41,7 @@ export interface HttpOptions {
   refusalRetries: number;
   /** Where a person is told that a refused request is about to be retried; undefined: nobody is. */
   notice?: (line: string) => void;
-  /** How requests travel; the built-in fetch when not given. */
+  /** How requests travel; when not given, a transport of these options' own. */
   transport?: Transport;
 }
 
@@ -86,7 +86,7 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   let made = shared.get(options);
   if (made) return made;
   const { trace } = options;
-  const transport = options.transport ?? fetchTransport;
+  const transport = options.transport ?? httpTransport();
   const base: Options = {
     timeout: options.timeoutMs,
     throwHttpErrors: (status) => REFUSALS.includes(status),

@@ -1,21 +1,20 @@
 /**
- * Both transports ky sends through (the built-in fetch of one-shot commands, the keep-alive agent of
- * batches) against servers of the test's own: the same answers, the same refusals retried, the same
- * failures classified the same way, whichever one a command uses.
+ * The transport ky sends through (node:http on keep-alive agents), as one-shot commands have it and
+ * as a batch sizes it, against servers of the test's own: the answers, the refusals retried, the
+ * failures classified, redirects followed as fetch follows them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type Exchange, send } from '../../src/api/http.js';
-import { keepAliveTransport } from '../../src/api/keep-alive.js';
-import { fetchTransport, type Transport } from '../../src/api/transport.js';
+import { httpTransport, type Transport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { httpOptions } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 import { serveHttp, unusedPort } from '../helpers/servers.js';
 
 const TRANSPORTS: Array<[string, () => Transport]> = [
-  ['the built-in fetch', () => fetchTransport],
-  ['the keep-alive agent', () => keepAliveTransport(2)],
+  ['the agent of one-shot commands', () => httpTransport()],
+  ['an agent of two connections', () => httpTransport(2)],
 ];
 
 const createOrder = (url: string): Exchange => ({
@@ -27,7 +26,10 @@ const createOrder = (url: string): Exchange => ({
   createsSomething: true,
 });
 
-/** A server that keeps what it received (method, path, body) and answers with `answer`. */
+/**
+ * A server that keeps what it received (method, path, body, and the Authorization header when there
+ * is one) and answers with `answer`.
+ */
 async function serve(answer: (request: IncomingMessage, response: ServerResponse, count: number) => void) {
   const received: string[] = [];
   const url = await serveHttp((request, response) => {
@@ -37,12 +39,30 @@ async function serve(answer: (request: IncomingMessage, response: ServerResponse
       body += chunk;
     });
     request.on('end', () => {
-      received.push(`${request.method} ${request.url} ${body}`);
+      const { authorization } = request.headers;
+      received.push(`${request.method} ${request.url} ${body}${authorization ? ` [${authorization}]` : ''}`);
       answer(request, response, received.length);
     });
   });
   return { url, received };
 }
+
+/** A server that redirects with `status` to `to` (made from its own address) and answers there. */
+async function redirecting(status: number, to: (url: string) => string) {
+  const server = await serve((request, response) => {
+    if (request.url === PATHS.checkout('v2')) {
+      response.writeHead(status, { location: to(server.url) });
+      response.end('moved');
+    } else {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"uuid":"u-3"}');
+    }
+  });
+  return server;
+}
+
+const BEARER = '[Bearer opaque-token-1234567890]';
+const BODY = '{"amount":"100","description":"Tea"}';
 
 describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
   it('sends the headers and the JSON body, and returns the answer whole', async () => {
@@ -59,7 +79,7 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
       '{"uuid":"u-1"}',
       'application/json',
     ]);
-    expect(server.received).toEqual([`POST ${PATHS.checkout('v2')} {"amount":"100","description":"Tea"}`]);
+    expect(server.received).toEqual([`POST ${PATHS.checkout('v2')} ${BODY} ${BEARER}`]);
   });
 
   it('a refusal that outlasts the retries is the last answer, body and all, sent 1 + retries times', async () => {
@@ -97,6 +117,58 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
     expect(error.kind).toBe('outcome_unknown');
     expect(server.received).toHaveLength(1);
+  });
+
+  it.each([301, 302, 303])(
+    'a POST redirected with %i is followed as a GET without its body',
+    async (status) => {
+      const server = await redirecting(status, () => '/moved');
+      const answer = await send(createOrder(server.url), httpOptions(transportOf()));
+      expect([answer.status, answer.text]).toEqual([200, '{"uuid":"u-3"}']);
+      expect(server.received).toEqual([
+        `POST ${PATHS.checkout('v2')} ${BODY} ${BEARER}`,
+        `GET /moved  ${BEARER}`,
+      ]);
+    },
+  );
+
+  it.each([307, 308])('a POST redirected with %i is sent again as it was', async (status) => {
+    const server = await redirecting(status, () => '/moved');
+    await send(createOrder(server.url), httpOptions(transportOf()));
+    expect(server.received).toEqual([
+      `POST ${PATHS.checkout('v2')} ${BODY} ${BEARER}`,
+      `POST /moved ${BODY} ${BEARER}`,
+    ]);
+  });
+
+  it('a redirect to another origin does not take the token along', async () => {
+    const other = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"uuid":"u-4"}');
+    });
+    const server = await redirecting(307, () => `${other.url}/elsewhere`);
+    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
+    expect(answer.text).toBe('{"uuid":"u-4"}');
+    expect(other.received).toEqual([`POST /elsewhere ${BODY}`]);
+  });
+
+  it('endless redirects stop after 20: outcome unknown for an order creation', async () => {
+    const server = await redirecting(307, (url) => url + PATHS.checkout('v2'));
+    const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
+    expect(error.kind).toBe('outcome_unknown');
+    expect(server.received).toHaveLength(21);
+  });
+
+  it('Ctrl-C while the answer is awaited: the request is given up at once', async () => {
+    const server = await serve(() => {});
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await rejection(() =>
+      send(createOrder(server.url), httpOptions(transportOf(), { signal: controller.signal })),
+    );
+    expect(error.kind).toBe('interrupted');
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
   it('no answer in time: outcome unknown, the timeout named', async () => {
