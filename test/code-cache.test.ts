@@ -88,7 +88,7 @@ describe('what a cache file is for', () => {
       cacheFileName('fedcba9876543210', node, 'order get'),
       cacheFileName(build, { ...node, version: 'v22.13.0' }, 'order get'),
       cacheFileName(build, { ...node, arch: 'arm64' }, 'order get'),
-      cacheFileName(build, { ...node, execArgv: ['--max-semi-space-size=2'] }, 'order get'),
+      cacheFileName(build, { ...node, execArgv: ['--max-semi-space-size=4'] }, 'order get'),
       cacheFileName(build, { ...node, env: { NODE_OPTIONS: '--jitless' } }, 'order get'),
     ])
       expect(other).not.toBe(name);
