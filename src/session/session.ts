@@ -11,11 +11,14 @@ import { CliError } from '../errors.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
 import { requireCredentials } from './credentials.js';
-import { cachedToken, isUsable, rememberToken } from './token-cache.js';
+import { cachedToken, rememberToken, usableUntil } from './token-cache.js';
 
 export class Session {
-  /** The token this process uses, so a batch does not read the store for every order. */
-  #current: CachedToken | undefined;
+  /**
+   * The token this process uses, so a batch does not read the store for every order, and until when
+   * it may be sent (read from its expiry once, not for every order).
+   */
+  #current: { token: CachedToken; until: number } | undefined;
   #secret: Promise<string> | undefined;
 
   constructor(
@@ -43,21 +46,26 @@ export class Session {
 
   /** A valid token: the cached one, else one renewal shared with any parallel payorder process. */
   async token(refused?: string): Promise<string> {
-    const usable = (token: CachedToken | undefined): token is CachedToken =>
-      isUsable(token, this.ctx.clock()) && token.accessToken !== refused;
-    if (usable(this.#current)) return this.#current.accessToken;
+    const usable = (
+      token: CachedToken | undefined,
+      until = token && usableUntil(token),
+    ): token is CachedToken =>
+      token !== undefined && until! > this.ctx.clock().getTime() && token.accessToken !== refused;
+    if (usable(this.#current?.token, this.#current?.until)) return this.#current!.token.accessToken;
     const cached = cachedToken(this.store.read(), this.target, this.credentials);
-    if (usable(cached)) {
-      this.#current = cached;
-      return cached.accessToken;
-    }
+    if (usable(cached)) return this.#use(cached).accessToken;
     // Renew under the store's lock: a process that waited re-reads and uses the first one's token.
-    this.#current = await this.store.update(async (data) => {
-      const current = cachedToken(data, this.target, this.credentials);
-      if (usable(current)) return current;
+    const renewed = await this.store.update(async (data) => {
+      const stored = cachedToken(data, this.target, this.credentials);
+      if (usable(stored)) return stored;
       return this.#issue(data);
     });
-    return this.#current.accessToken;
+    return this.#use(renewed).accessToken;
+  }
+
+  #use(token: CachedToken): CachedToken {
+    this.#current = { token, until: usableUntil(token) };
+    return token;
   }
 
   /**
@@ -67,12 +75,12 @@ export class Session {
    */
   async renew(alsoStore: (data: StoreData) => Promise<void> | void = () => {}): Promise<CachedToken> {
     // A failed request throws out of the update, so nothing of it is written.
-    this.#current = await this.store.update(async (data) => {
+    const renewed = await this.store.update(async (data) => {
       const issued = await this.client.requestToken(await this.withSecret());
       await alsoStore(data);
       return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
     });
-    return this.#current;
+    return this.#use(renewed);
   }
 
   async #issue(data: StoreData): Promise<CachedToken> {

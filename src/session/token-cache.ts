@@ -29,8 +29,11 @@ export function tokenKey(target: Target, credentials: Account): string {
 
 /** Whether a cached token may still be sent: it expires more than RENEW_EARLY_MS from now. */
 export function isUsable(token: CachedToken | undefined, now: Date): token is CachedToken {
-  return token !== undefined && Date.parse(token.expiresAt) - RENEW_EARLY_MS > now.getTime();
+  return token !== undefined && usableUntil(token) > now.getTime();
 }
+
+/** Until when (ms since the epoch) a cached token may be sent. */
+export const usableUntil = (token: CachedToken): number => Date.parse(token.expiresAt) - RENEW_EARLY_MS;
 
 /** The cached token for this target and these credentials, usable or not. */
 export function cachedToken(data: StoreData, target: Target, credentials: Account): CachedToken | undefined {
