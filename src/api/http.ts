@@ -90,16 +90,20 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   const base: Options = {
     timeout: options.timeoutMs,
     throwHttpErrors: (status) => REFUSALS.includes(status),
-    signal: options.signal,
     fetch: transport.fetch as unknown as Options['fetch'],
-    hooks: trace
+    // ky merges its options one key at a time for every request, copying what it has so far at each
+    // key: a key with nothing in it is left out (a batch has no signal, and no hooks without --debug).
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(trace
       ? {
-          beforeRetry: [
-            ({ request, retryCount }) =>
-              trace(`↻ retry ${retryCount} of ${request.method} ${request.url} after a refusal`),
-          ],
+          hooks: {
+            beforeRetry: [
+              ({ request, retryCount }) =>
+                trace(`↻ retry ${retryCount} of ${request.method} ${request.url} after a refusal`),
+            ],
+          },
         }
-      : {},
+      : {}),
   };
   const retry = {
     methods: ['get', 'post'],

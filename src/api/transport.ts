@@ -86,7 +86,10 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
           port: url.port,
           path: `${url.pathname}${url.search}`,
           headers,
-          agent: tls ? (secure ??= new SecureAgent(options)) : plain,
+          // Over plain HTTP, named so that the agent does not work out a TLS server name for every request.
+          ...(tls
+            ? { agent: (secure ??= new SecureAgent(options)) }
+            : { agent: plain, servername: url.hostname }),
         },
         resolve,
       );
