@@ -6,6 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
+import type { Loader } from './code-cache.js';
 import { type LongWork, setHeapFor } from './heap-settings.js';
 import { escapeControl } from './output/terminal-text.js';
 import type { KeychainAccess } from './store/keychain.js';
@@ -177,7 +178,12 @@ export function withConnections(ctx: Context, connections: number): Context {
 }
 
 /** The context of the running process. */
-export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced: AbortSignal): Context {
+export function createContext(
+  proc: NodeJS.Process,
+  signal: AbortSignal,
+  forced: AbortSignal,
+  loader?: Loader,
+): Context {
   const env = { ...proc.env };
   // The client secret stays with payorder: no program it starts (a browser, the system's opener)
   // inherits it from the process environment. payorder itself reads it from the context.
@@ -196,6 +202,10 @@ export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced:
     },
     env,
     signal,
-    heapFor: (work) => setHeapFor(work, proc),
+    heapFor: (work) => {
+      // The start-up is done: its code cache is made now, under V8's own heap settings.
+      loader?.startUpDone();
+      setHeapFor(work, proc);
+    },
   });
 }

@@ -5,6 +5,7 @@
  * context of their own. The only place that decides how payorder exits.
  */
 import { buildProgram, CommanderError, commanderExit, commandPath, helpArgv } from './cli/program.js';
+import type { Loader } from './code-cache.js';
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
@@ -17,7 +18,7 @@ import { variableProblem } from './variables.js';
 if (process.argv.includes(SYNTAX_WORKER_ARG) && !process.getBuiltinModule('node:worker_threads').isMainThread)
   void import('./migrate/syntax/pool.js');
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], loader?: Loader): Promise<number> {
   const stop = new AbortController();
   const force = new AbortController();
   let firstSignal = 0;
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return run(argv, createContext(process, stop.signal, force.signal));
+  return run(argv, createContext(process, stop.signal, force.signal, loader));
 }
 
 /**

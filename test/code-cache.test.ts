@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   cacheFileName,
   cacheFolder,
@@ -235,6 +235,30 @@ describe.skipIf(process.platform === 'win32')(
       const made = fileOf(home, 'sandbox');
       await sandboxRun(home);
       expect(fileOf(home, 'sandbox')).toEqual(made);
+    });
+
+    it('a long-running command writes its cache as its long work begins, not when it ends', async () => {
+      const home = tempDir('code-cache-');
+      const sandbox = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+        env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: home },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      try {
+        await new Promise((resolve) => sandbox.stdout!.once('data', resolve));
+        // Still serving: its file is there already (made after hours of serving, it lacked the start-up).
+        await vi.waitFor(() => expect(cacheFiles(home).map(({ command }) => command)).toEqual(['sandbox']), {
+          timeout: 10_000,
+        });
+        const made = fileOf(home, 'sandbox');
+        sandbox.kill('SIGTERM');
+        expect((await sandbox).exitCode).toBe(0);
+        // Its end writes nothing more.
+        expect(fileOf(home, 'sandbox')).toEqual(made);
+      } finally {
+        sandbox.kill();
+      }
     });
 
     it('a cache V8 refuses, or a file that is not one, is written again; the run is the same', async () => {
