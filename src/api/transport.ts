@@ -71,6 +71,10 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
   const options = { keepAlive: true, maxSockets: connections };
   const plain = new Agent(options);
   let secure: SecureAgent | undefined;
+  const secureAgent = () => {
+    secure ??= new SecureAgent(options);
+    return secure;
+  };
 
   const exchange = ({ method, url, wire }: Sent, signal: AbortSignal): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
@@ -87,9 +91,7 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
           path: `${url.pathname}${url.search}`,
           headers,
           // Over plain HTTP, named so that the agent does not work out a TLS server name for every request.
-          ...(tls
-            ? { agent: (secure ??= new SecureAgent(options)) }
-            : { agent: plain, servername: url.hostname }),
+          ...(tls ? { agent: secureAgent() } : { agent: plain, servername: url.hostname }),
         },
         resolve,
       );
