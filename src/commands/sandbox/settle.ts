@@ -56,7 +56,7 @@ export function registerSandboxSettle(sandbox: Command, ctx: Context): void {
     command.action(async (order: string, flags: OutputFlags) => {
       const run = await import('./settle.run.js');
       const options = run.parseSettleOptions(settlement, order, flags);
-      run.renderSettle(await run.runSettle(options, ctx), options, ctx);
+      await run.renderSettle(await run.runSettle(options, ctx), options, ctx);
     });
   }
 }
