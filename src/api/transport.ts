@@ -30,6 +30,8 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import { request as httpsRequest, Agent as SecureAgent } from 'node:https';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 export interface Transport {
   fetch(request: Request, init: { wire: WireBody }): Promise<Response>;
@@ -102,9 +104,11 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
       outgoing.once('close', stop);
       outgoing.on('error', reject);
       // A new connection gets the request once it is open (over TLS, once the handshake is done): a
-      // failure before then is the connection's own (refused, a TLS error), with nothing sent.
-      outgoing.once('socket', (socket) => {
-        if (outgoing.reusedSocket) outgoing.end(wire.body);
+      // failure before then is the connection's own (refused, a TLS error), with nothing sent. A
+      // connection the agent hands over open (kept alive, or freed by a request that waited for it) gets
+      // it at once: it will not open again.
+      outgoing.once('socket', (socket: Socket) => {
+        if (isOpen(socket, tls)) outgoing.end(wire.body);
         else socket.once(tls ? 'secureConnect' : 'connect', () => outgoing.end(wire.body));
       });
     });
@@ -132,6 +136,10 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
     },
   };
 }
+
+/** Whether a connection is open, over TLS with its handshake done ("unknown" until then, null before). */
+const isOpen = (socket: Socket, tls: boolean): boolean =>
+  !socket.connecting && (!tls || ((socket as TLSSocket).getProtocol() ?? 'unknown') !== 'unknown');
 
 /** The request fetch makes for a redirect to `to`. */
 function redirected({ method, url, wire }: Sent, status: number, to: URL): Sent {

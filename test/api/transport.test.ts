@@ -14,7 +14,7 @@ import { serveHttp, unusedPort } from '../helpers/servers.js';
 
 const TRANSPORTS: Array<[string, () => Transport]> = [
   ['the agent of one-shot commands', () => httpTransport()],
-  ['an agent of two connections', () => httpTransport(2)],
+  ['an agent of one connection', () => httpTransport(1)],
 ];
 
 const createOrder = (url: string): Exchange => ({
@@ -169,6 +169,19 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     );
     expect(error.kind).toBe('interrupted');
     expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
+  it('more requests than connections: the next waits for a free connection and is sent on it', async () => {
+    const server = await serve((_request, response, count) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"uuid":"u-${count}"}`);
+    });
+    const transport = transportOf();
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => send(createOrder(server.url), httpOptions(transport, { timeoutMs: 2_000 }))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(server.received).toHaveLength(3);
   });
 
   it('no answer in time: outcome unknown, the timeout named', async () => {
