@@ -48,10 +48,11 @@ export class Session {
   async token(refused?: string): Promise<string> {
     const usable = (
       token: CachedToken | undefined,
-      until = token && usableUntil(token),
+      until = token ? usableUntil(token) : 0,
     ): token is CachedToken =>
-      token !== undefined && until! > this.ctx.clock().getTime() && token.accessToken !== refused;
-    if (usable(this.#current?.token, this.#current?.until)) return this.#current!.token.accessToken;
+      token !== undefined && until > this.ctx.clock().getTime() && token.accessToken !== refused;
+    const current = this.#current;
+    if (current && usable(current.token, current.until)) return current.token.accessToken;
     const cached = cachedToken(this.store.read(), this.target, this.credentials);
     if (usable(cached)) return this.#use(cached).accessToken;
     // Renew under the store's lock: a process that waited re-reads and uses the first one's token.
