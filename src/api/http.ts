@@ -165,7 +165,8 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
     return await readAnswer(response, started, exchange, options);
   } catch (error) {
     if (error instanceof HTTPError) return await readAnswer(error.response, started, exchange, options);
-    throw transportError(error, exchange, options);
+    // A transport that does not say whether the request left is taken to have sent it.
+    throw transportError(error, exchange, options, wire.sent !== false);
   }
 }
 
@@ -213,15 +214,7 @@ function masked(text: string, secrets: readonly string[]): string {
 
 const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);
 
-/**
- * Failures that happen before a request leaves this machine: nothing was sent, so even an order
- * creation is certainly not made. Connection refused or unroutable, a name that does not resolve,
- * a TLS handshake that fails, an address fetch refuses to use.
- */
-const NOT_SENT =
-  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_.*|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*|ERR_INVALID_URL)$/;
-
-/** The innermost code (or message) in an error's chain of causes (ky → fetch → socket). */
+/** The innermost code (or message) in an error's chain of causes (ky → transport → socket). */
 function rootCause(error: unknown): { code?: string; message?: string } {
   let current = error as { code?: string; message?: string; cause?: unknown; errors?: unknown[] };
   let found: { code?: string; message?: string } = current ?? {};
@@ -237,24 +230,26 @@ function rootCause(error: unknown): { code?: string; message?: string } {
   return found;
 }
 
-function transportError(error: unknown, exchange: Exchange, options: HttpOptions): CliError {
+/**
+ * A failed exchange as the person is told it. Whether the request left decides: before that (a
+ * connection refused, a name that does not resolve, a TLS handshake that fails, no connection in
+ * time), nothing was sent and even an order creation is certainly not made; after that, an order
+ * creation's outcome is unknown, a redirect's next step failing included.
+ */
+function transportError(error: unknown, exchange: Exchange, options: HttpOptions, sent: boolean): CliError {
   if (options.signal?.aborted) return new CliError('interrupted', 'interrupted');
   const address = new URL(exchange.url).origin;
-  if (error instanceof TimeoutError) {
-    const detail = `no answer within ${options.timeoutMs / 1000} s`;
-    return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail, true);
-  }
-  const cause = rootCause(error);
+  const seconds = options.timeoutMs / 1000;
+  if (error instanceof TimeoutError && !sent)
+    return unreachable(address, `no connection within ${seconds} s`);
+  const cause =
+    error instanceof TimeoutError ? { message: `no answer within ${seconds} s` } : rootCause(error);
   const detail = maskText(
     cause.code ?? cause.message ?? (error as Error).message,
     secretsOf(exchange, options),
   );
-  const notSent =
-    NOT_SENT.test(cause.code ?? '') ||
-    // fetch refusing the address, or a TLS handshake the peer cut: nothing of the request left.
-    /^bad port$|before secure TLS connection was established/.test(cause.message ?? '');
-  if (exchange.createsSomething && !notSent) return outcomeUnknown(address, detail);
-  return unreachable(address, detail, !notSent);
+  if (!sent) return unreachable(address, detail);
+  return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail, true);
 }
 
 function outcomeUnknown(address: string, detail: string): CliError {

@@ -21,6 +21,11 @@
  *
  * Redirects are followed as fetch follows them: at most 20; a POST becomes a GET on 301, 302 and 303
  * (without its body); the Authorization header is dropped when one leaves the origin.
+ *
+ * A transport says whether a request left (`WireBody.sent`): a failure before that (a connection
+ * refused, a TLS handshake that fails, a timeout while connecting) means the service never had it. An
+ * idle kept-alive connection is closed before the service would close it (its Keep-Alive hint, or
+ * after 4 s), so that a request is not written on a connection that is being closed.
  */
 import {
   Agent,
@@ -41,6 +46,11 @@ export interface Transport {
 export interface WireBody {
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Set by the transport for each attempt: false when it starts, true once the request is handed to
+   * an open connection (from then on the service may have it, whatever happens next).
+   */
+  sent?: boolean;
 }
 
 const texts = new WeakMap<Response, string>();
@@ -58,6 +68,8 @@ export const textOf = (response: Response): string | undefined => texts.get(resp
 /** How many redirects are followed, as many as fetch follows. */
 const MAX_REDIRECTIONS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** How long an idle connection is kept when the service does not say (Node's server keeps one 5 s). */
+const IDLE_MS = 4_000;
 
 interface Sent {
   method: string;
@@ -70,7 +82,8 @@ interface Sent {
  * when not given), each kept alive.
  */
 export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport {
-  const options = { keepAlive: true, maxSockets: connections };
+  // `timeout` closes an idle connection; without it, the agent would not honour the service's hint.
+  const options = { keepAlive: true, maxSockets: connections, timeout: IDLE_MS };
   const plain = new Agent(options);
   let secure: SecureAgent | undefined;
   const secureAgent = () => {
@@ -78,7 +91,11 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
     return secure;
   };
 
-  const exchange = ({ method, url, wire }: Sent, signal: AbortSignal): Promise<IncomingMessage> =>
+  const exchange = (
+    { method, url, wire }: Sent,
+    signal: AbortSignal,
+    sent: () => void,
+  ): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       signal.throwIfAborted();
       const headers: OutgoingHttpHeaders = { ...wire.headers };
@@ -107,19 +124,31 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
       // failure before then is the connection's own (refused, a TLS error), with nothing sent. A
       // connection the agent hands over open (kept alive, or freed by a request that waited for it) gets
       // it at once: it will not open again.
+      const send = () => {
+        sent();
+        outgoing.end(wire.body);
+      };
       outgoing.once('socket', (socket: Socket) => {
-        if (isOpen(socket, tls)) outgoing.end(wire.body);
-        else socket.once(tls ? 'secureConnect' : 'connect', () => outgoing.end(wire.body));
+        if (isOpen(socket, tls)) send();
+        else socket.once(tls ? 'secureConnect' : 'connect', send);
       });
     });
 
   return {
     async fetch(request, { wire }) {
+      wire.sent = false;
+      const left = () => {
+        wire.sent = true;
+      };
       let sent: Sent = { method: request.method, url: new URL(request.url), wire };
       for (let redirects = 0; ; redirects++) {
-        const incoming = await exchange(sent, request.signal);
+        const incoming = await exchange(sent, request.signal, left);
         const status = incoming.statusCode ?? 0;
         const location = incoming.headers.location;
+        if (status < 200 || status > 599) {
+          incoming.destroy();
+          throw new Error(`an answer with status ${status}, which HTTP does not have`);
+        }
         if (!REDIRECTS.has(status) || location === undefined) {
           const text = await readText(incoming);
           return answered(
@@ -130,8 +159,11 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
           );
         }
         incoming.resume();
-        if (redirects === MAX_REDIRECTIONS) throw new TypeError('redirect count exceeded');
-        sent = redirected(sent, status, new URL(location, sent.url));
+        if (redirects === MAX_REDIRECTIONS) throw new Error('more than 20 redirects');
+        const to = URL.parse(location, sent.url.href);
+        if (to?.protocol !== 'http:' && to?.protocol !== 'https:')
+          throw new Error('a redirect to an address that is not HTTP');
+        sent = redirected(sent, status, to);
       }
     },
   };
@@ -159,7 +191,8 @@ function readText(incoming: IncomingMessage): Promise<string> {
     incoming.on('data', (chunk: string) => {
       text += chunk;
     });
-    incoming.on('end', () => resolve(text));
+    // As fetch reads a text: a byte order mark is not part of it.
+    incoming.on('end', () => resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
     incoming.on('error', reject);
   });
 }

@@ -157,6 +157,17 @@ describe('send: what a server echoes never shows', () => {
   });
 });
 
+describe('send: the answer', () => {
+  it('a byte order mark before a JSON answer is not part of its text, as fetch reads it', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('\uFEFF{"uuid":"u-1"}');
+    });
+    const answer = await send(createOrder(server.url), traced().options);
+    expect(answer.text).toBe('{"uuid":"u-1"}');
+  });
+});
+
 describe('send: transport failures', () => {
   it('connection refused on a closed port: network, "nothing was sent" for an order creation', async () => {
     const url = `http://127.0.0.1:${await unusedPort()}`;
@@ -215,6 +226,40 @@ describe('send: transport failures', () => {
     expect(requests).toEqual([
       `POST ${PATHS.checkout('v2')} HTTP/1.1`,
       `GET ${PATHS.lookup('v2', 'abc')} HTTP/1.1`,
+    ]);
+  });
+
+  // The request waits for the handshake: a connection that never opens in time sent nothing.
+  it('https:// to a server that never finishes the TLS handshake: no connection in time, nothing was sent', async () => {
+    const port = await tcp(() => {});
+    const url = `https://127.0.0.1:${port}`;
+    const error = await rejection(() => send(createOrder(url), traced({ timeoutMs: 300 }).options));
+    expect([error.kind, error.message]).toEqual([
+      'network',
+      `cannot reach ${url} (no connection within 0.3 s); nothing was sent`,
+    ]);
+  });
+
+  it('a header that cannot go on the wire: network, nothing was sent', async () => {
+    const server = await serve((_request, response) => response.end('{}'));
+    const exchange = { ...createOrder(server.url), headers: { 'x-note': 'tea\r\nx-other: 1' } };
+    const error = await rejection(() => send(exchange, traced().options));
+    expect([error.kind, error.message]).toEqual([
+      'network',
+      `cannot reach ${server.url} (ERR_INVALID_CHAR); nothing was sent`,
+    ]);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('an answer with a status HTTP does not have: outcome unknown for an order creation', async () => {
+    const port = await tcp((socket) =>
+      socket.once('data', () => socket.end('HTTP/1.1 600 Odd\r\ncontent-length: 2\r\n\r\n{}')),
+    );
+    const url = `http://127.0.0.1:${port}`;
+    const error = await rejection(() => send(createOrder(url), traced().options));
+    expect([error.kind, error.message]).toEqual([
+      'outcome_unknown',
+      `outcome unknown: the request reached ${url} but no answer came back (an answer with status 600, which HTTP does not have)`,
     ]);
   });
 

@@ -4,9 +4,9 @@
  * failures classified, redirects followed as fetch follows them.
  */
 import diagnostics from 'node:diagnostics_channel';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type Exchange, send } from '../../src/api/http.js';
 import { httpTransport, type Transport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
@@ -159,6 +159,52 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
     expect(error.kind).toBe('outcome_unknown');
     expect(server.received).toHaveLength(21);
+  });
+
+  // The order was sent with the first request: whatever stops the redirect after it, its outcome is unknown.
+  it.each([
+    ['an address that is not HTTP', () => 'ftp://127.0.0.1/orders'],
+    ['an address that does not parse', () => 'http://[::1'],
+  ])('a redirect to %s after the order was sent: outcome unknown', async (_name, to) => {
+    const server = await redirecting(307, to);
+    const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
+    expect([error.kind, error.message]).toEqual([
+      'outcome_unknown',
+      `outcome unknown: the request reached ${server.url} but no answer came back (a redirect to an address that is not HTTP)`,
+    ]);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('a redirect to a port where nothing listens: outcome unknown, not "nothing was sent"', async () => {
+    const port = await unusedPort();
+    const server = await redirecting(307, () => `http://127.0.0.1:${port}/moved`);
+    const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
+    expect([error.kind, error.message]).toEqual([
+      'outcome_unknown',
+      `outcome unknown: the request reached ${server.url} but no answer came back (ECONNREFUSED)`,
+    ]);
+  });
+
+  // Node's server closes an idle connection after its Keep-Alive timeout: a request written on it as
+  // it closes is lost after it left (outcome unknown). The agent lets it go a second before the hint.
+  it("an idle connection is not used past the service's Keep-Alive hint", async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"uuid":"u-6"}');
+    });
+    server.keepAliveTimeout = 2_000;
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const transport = transportOf();
+    await send(createOrder(url), httpOptions(transport));
+    await send(createOrder(url), httpOptions(transport));
+    expect(connections).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await send(createOrder(url), httpOptions(transport));
+    expect(connections).toBe(2);
   });
 
   it('Ctrl-C while the answer is awaited: the request is given up at once', async () => {
