@@ -23,6 +23,7 @@ import {
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { kyClasses } from './ky-classes.mjs';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -299,6 +300,7 @@ function inputsHash() {
   const files = [
     ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)),
     '.ci/build.mjs',
+    '.ci/ky-classes.mjs',
     '.ci/third-party-licenses.mjs',
     ...readdirSync(join(ROOT, '.ci/licenses')).map((file) => join('.ci/licenses', file)),
     'package.json',
@@ -349,7 +351,7 @@ export async function build() {
     mkdirSync(next, { recursive: true });
     const { metafile } = await esbuild.build({
       ...cliOptions(version, next),
-      plugins: [leaveOut, packageEdits, licenses.plugin],
+      plugins: [leaveOut, kyClasses, packageEdits, licenses.plugin],
       metafile: true,
     });
     licenses.complete(metafile);

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { execa } from 'execa';
 import { buildIfChanged, leaveOut } from './build.mjs';
+import { kyClasses } from './ky-classes.mjs';
 import { nodeRuntime, RUNTIMES } from './runtimes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -66,7 +67,7 @@ export async function buildSea(output = SEA_OUTPUT) {
       // bundle leaves as it is. Inside the executable import() loads Node's built-in modules only, so
       // that import fails and login keeps the secret in the file, as where the addon is not installed.
       // Code of bundled packages that payorder never runs stays out, as in build.mjs.
-      plugins: [leaveOut],
+      plugins: [leaveOut, kyClasses],
       logLevel: 'warning',
     });
     const grammars = join(ROOT, 'dist/grammars');

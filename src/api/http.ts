@@ -2,14 +2,15 @@
  * The only module that speaks HTTP (through ky). It sends one exchange, traces it with --debug
  * (secrets, tokens and the Authorization header masked), and turns transport failures into typed
  * errors that name the address. Whether a request may be retried is decided by the caller.
- * ky sends through a transport (transport.ts: node:http on keep-alive agents of payorder's own);
- * ky's options that never change are made once per client, not per request.
+ * ky sends through a transport (transport.ts: node:http on keep-alive agents of payorder's own) and
+ * works with payorder's Headers, Request and Response classes (ky-classes.ts); ky's options that
+ * never change are made once per client, not per request.
  */
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { maskAuthorization, maskBody, maskText } from '../contract/masking.js';
 import { CliError } from '../errors.js';
-import { withKyRequest } from './ky-request.js';
-import { httpTransport, type Transport, textOf, type WireBody } from './transport.js';
+import { type KyHeaders, KyResponse } from './ky-classes.js';
+import { httpTransport, type Transport, type WireBody } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'DELETE';
@@ -24,7 +25,7 @@ export interface Exchange {
 
 export interface Answer {
   status: number;
-  headers: Headers;
+  headers: KyHeaders;
   text: string;
   /** The start of the body on one line, every known secret masked: what an error may show. */
   excerpt: string;
@@ -155,28 +156,25 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
   const { retrying, once } = sharedOptions(options);
   try {
     // `wire` is not one of ky's options: ky hands it to the transport as it is.
-    const response = await withKyRequest(() =>
-      ky(exchange.url, {
-        ...(exchange.retryRefusals ? retrying : once),
-        method: exchange.method,
-        wire,
-      } as Options),
-    );
-    return await readAnswer(response, started, exchange, options);
+    const response = await ky(exchange.url, {
+      ...(exchange.retryRefusals ? retrying : once),
+      method: exchange.method,
+      wire,
+    } as Options);
+    return readAnswer(response as unknown as KyResponse, started, exchange, options);
   } catch (error) {
-    if (error instanceof HTTPError) return await readAnswer(error.response, started, exchange, options);
+    if (error instanceof HTTPError)
+      return readAnswer(error.response as unknown as KyResponse, started, exchange, options);
     // A transport that does not say whether the request left is taken to have sent it.
-    throw transportError(error, exchange, options, wire.sent !== false);
+    throw transportError(error, exchange, options, {
+      sent: wire.sent !== false,
+      timedOut: error instanceof TimeoutError,
+    });
   }
 }
 
-async function readAnswer(
-  response: Response,
-  started: number,
-  exchange: Exchange,
-  options: HttpOptions,
-): Promise<Answer> {
-  const text = textOf(response) ?? (await response.text());
+function readAnswer(response: KyResponse, started: number, exchange: Exchange, options: HttpOptions): Answer {
+  const text = KyResponse.textOf(response);
   if (options.trace) {
     options.trace(
       `← ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`,
@@ -236,14 +234,17 @@ function rootCause(error: unknown): { code?: string; message?: string } {
  * time), nothing was sent and even an order creation is certainly not made; after that, an order
  * creation's outcome is unknown, a redirect's next step failing included.
  */
-function transportError(error: unknown, exchange: Exchange, options: HttpOptions, sent: boolean): CliError {
+function transportError(
+  error: unknown,
+  exchange: Exchange,
+  options: HttpOptions,
+  { sent, timedOut }: { sent: boolean; timedOut: boolean },
+): CliError {
   if (options.signal?.aborted) return new CliError('interrupted', 'interrupted');
   const address = new URL(exchange.url).origin;
   const seconds = options.timeoutMs / 1000;
-  if (error instanceof TimeoutError && !sent)
-    return unreachable(address, `no connection within ${seconds} s`);
-  const cause =
-    error instanceof TimeoutError ? { message: `no answer within ${seconds} s` } : rootCause(error);
+  if (timedOut && !sent) return unreachable(address, `no connection within ${seconds} s`);
+  const cause = timedOut ? { message: `no answer within ${seconds} s` } : rootCause(error);
   const detail = maskText(
     cause.code ?? cause.message ?? (error as Error).message,
     secretsOf(exchange, options),

@@ -37,9 +37,10 @@ import {
 import { request as httpsRequest, Agent as SecureAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { KyHeaders, type KyRequest, KyResponse } from './ky-classes.js';
 
 export interface Transport {
-  fetch(request: Request, init: { wire: WireBody }): Promise<Response>;
+  fetch(request: KyRequest, init: { wire: WireBody }): Promise<KyResponse>;
 }
 
 /** What a transport sends besides ky's Request: the headers, and the body as JSON text. */
@@ -52,18 +53,6 @@ export interface WireBody {
    */
   sent?: boolean;
 }
-
-const texts = new WeakMap<Response, string>();
-
-/** A Response for ky with the answer's text kept beside it: read once by the transport, never again. */
-export function answered(status: number, statusText: string, headers: Headers, text: string): Response {
-  const response = new Response(null, { status, statusText, headers });
-  texts.set(response, text);
-  return response;
-}
-
-/** The text of an answer a transport made with `answered`. */
-export const textOf = (response: Response): string | undefined => texts.get(response);
 
 /** How many redirects are followed, as many as fetch follows. */
 const MAX_REDIRECTIONS = 20;
@@ -151,12 +140,11 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport
         }
         if (!REDIRECTS.has(status) || location === undefined) {
           const text = await readText(incoming);
-          return answered(
+          return new KyResponse(text, {
             status,
-            incoming.statusMessage ?? STATUS_CODES[status] ?? '',
-            headersOf(incoming),
-            text,
-          );
+            statusText: incoming.statusMessage ?? STATUS_CODES[status] ?? '',
+            headers: headersOf(incoming),
+          });
         }
         incoming.resume();
         if (redirects === MAX_REDIRECTIONS) throw new Error('more than 20 redirects');
@@ -197,8 +185,8 @@ function readText(incoming: IncomingMessage): Promise<string> {
   });
 }
 
-function headersOf(incoming: IncomingMessage): Headers {
-  const headers = new Headers();
+function headersOf(incoming: IncomingMessage): KyHeaders {
+  const headers = new KyHeaders();
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
