@@ -6,6 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
+import type { Transport } from './api/transport.js';
 import type { Loader } from './code-cache.js';
 import { type LongWork, setHeapFor } from './heap-settings.js';
 import { escapeControl } from './output/terminal-text.js';
@@ -86,6 +87,11 @@ export interface Context {
   keychain(): Promise<KeychainAccess>;
   /** The service client for a target: the one place where one is built. */
   client(target: Target, options?: ClientOptions): Promise<ServiceClient>;
+  /**
+   * How requests travel: agents keeping `connections` connections (ClientOptions.connections),
+   * through the proxy the environment sets (api/proxy.ts).
+   */
+  transport(connections?: number): Promise<Transport>;
 }
 
 export interface ContextParts {
@@ -100,6 +106,8 @@ export interface ContextParts {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Defaults to the OS keychain; tests may give one of their own. */
   keychain?: () => Promise<KeychainAccess>;
+  /** The version of Node the process runs on; tests may name another. */
+  nodeVersion?: string;
 }
 
 /** A context from its parts: the entry point passes the process's, tests their own. */
@@ -112,7 +120,9 @@ export function buildContext({
   clock,
   sleep,
   keychain: openOwn,
+  nodeVersion = process.versions.node,
 }: ContextParts): Context {
+  let noProxyWarned = false;
   let store: Promise<ProfileStore> | undefined;
   let keychain: Promise<KeychainAccess> | undefined;
   const context: Context = {
@@ -137,10 +147,25 @@ export function buildContext({
         openOwn?.() ?? import('./store/keychain.js').then(({ openKeychain }) => openKeychain(env, signal));
       return keychain;
     },
-    async client(target, { secrets = [], interruptible = true, connections } = {}) {
-      const [{ ServiceClient }, { httpTransport }] = await Promise.all([
-        import('./api/service.js'),
+    async transport(connections) {
+      const [{ httpTransport }, { agentsTakeProxies, proxySettings }] = await Promise.all([
         import('./api/transport.js'),
+        import('./api/proxy.js'),
+      ]);
+      const proxy = proxySettings(env);
+      if (!proxy || agentsTakeProxies(nodeVersion)) return httpTransport(connections, proxy);
+      if (!noProxyWarned) {
+        noProxyWarned = true;
+        context.io.stderr.write(
+          `warning: a proxy is set (HTTP_PROXY or HTTPS_PROXY), but Node ${nodeVersion} cannot go through one (Node 22.21, 24.5 and later can); connecting directly\n`,
+        );
+      }
+      return httpTransport(connections);
+    },
+    async client(target, { secrets = [], interruptible = true, connections } = {}) {
+      const [{ ServiceClient }, transport] = await Promise.all([
+        import('./api/service.js'),
+        context.transport(connections),
       ]);
       return new ServiceClient(target, {
         timeoutMs: timeoutSeconds(env) * 1000,
@@ -157,7 +182,7 @@ export function buildContext({
                 if (!context.flags.quiet) context.io.stderr.write(`${escapeControl(line)}\n`);
               }
             : undefined,
-        transport: httpTransport(connections),
+        transport,
       });
     },
   };

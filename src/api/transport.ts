@@ -38,6 +38,7 @@ import { request as httpsRequest, Agent as SecureAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { KyHeaders, type KyRequest, KyResponse } from './ky-classes.js';
+import type { ProxySettings } from './proxy.js';
 
 export interface Transport {
   fetch(request: KyRequest, init: { wire: WireBody }): Promise<KyResponse>;
@@ -68,11 +69,16 @@ interface Sent {
 
 /**
  * A transport whose agents keep at most `connections` connections per origin (as many as needed
- * when not given), each kept alive.
+ * when not given), each kept alive, and go through `proxy` when given (proxy.ts).
  */
-export function httpTransport(connections = Number.POSITIVE_INFINITY): Transport {
-  // `timeout` closes an idle connection; without it, the agent would not honour the service's hint.
-  const options = { keepAlive: true, maxSockets: connections, timeout: IDLE_MS };
+export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: ProxySettings): Transport {
+  const options = {
+    keepAlive: true,
+    maxSockets: connections,
+    // Closes an idle connection; without it, the agent would not honour the service's hint.
+    timeout: IDLE_MS,
+    ...(proxy ? { proxyEnv: { ...proxy } } : {}),
+  };
   const plain = new Agent(options);
   let secure: SecureAgent | undefined;
   const secureAgent = () => {

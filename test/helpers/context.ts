@@ -24,6 +24,8 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   /** The keychain payorder sees; by default the OS keychain as `env` reaches it (none on Linux without a D-Bus address). */
   keychain?: KeychainAccess;
+  /** The version of Node payorder takes itself to run on; by default the real one. */
+  nodeVersion?: string;
 }
 
 export interface TestContext {
@@ -60,6 +62,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     ...(options.now ? { clock: () => options.now! } : {}),
     ...(options.time ?? {}),
     ...(options.keychain ? { keychain: () => Promise.resolve(options.keychain!) } : {}),
+    ...(options.nodeVersion ? { nodeVersion: options.nodeVersion } : {}),
   });
   return { ctx, stdout: out.text, stderr: err.text };
 }

@@ -39,7 +39,7 @@ export function parseListenOptions(flags: ListenFlags): ListenOptions {
 
 export async function runListen(options: ListenOptions, ctx: Context): Promise<void> {
   const base = await sandboxAddress(ctx);
-  const control = sandboxControl(base, ctx);
+  const control = await sandboxControl(base, ctx);
   const format = chooseFormat(ctx, { asked: options.json ? 'ndjson' : undefined, whenPiped: 'ndjson' });
   const listener = await startListener({
     port: options.port,

@@ -24,7 +24,7 @@ export async function runSandboxOrders(
   options: SandboxOrdersOptions,
   ctx: Context,
 ): Promise<SandboxOrderView[]> {
-  const orders = await sandboxControl(await sandboxAddress(ctx), ctx).orders();
+  const orders = await (await sandboxControl(await sandboxAddress(ctx), ctx)).orders();
   return orders.filter(
     (view) =>
       (options.status === undefined || view.order.status === options.status) &&

@@ -46,7 +46,7 @@ export function parseSettleOptions(settlement: Settlement, order: string, flags:
 
 export async function runSettle(options: SettleOptions, ctx: Context): Promise<SandboxOrderView> {
   const { status, from } = SETTLEMENTS[options.settlement];
-  return sandboxControl(await sandboxAddress(ctx), ctx).settle(options.key, status, from);
+  return (await sandboxControl(await sandboxAddress(ctx), ctx)).settle(options.key, status, from);
 }
 
 export async function renderSettle(

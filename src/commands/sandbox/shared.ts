@@ -43,12 +43,13 @@ export async function renderOrderViews(
 }
 
 /** The control client of the sandbox at `base`. */
-export function sandboxControl(base: string, ctx: Context): SandboxControl {
+export async function sandboxControl(base: string, ctx: Context): Promise<SandboxControl> {
   return new SandboxControl(base, {
     timeoutMs: timeoutSeconds(ctx.env) * 1000,
     trace: debugTrace(ctx),
     secrets: [],
     signal: ctx.signal,
     refusalRetries: 0,
+    transport: await ctx.transport(),
   });
 }
