@@ -106,13 +106,13 @@ function sharedOptions(options: HttpOptions): SharedOptions {
         }
       : {}),
   };
+  // ky normalises its retry options twice a request: only what differs from its defaults is given.
+  // Its default status codes (and those whose Retry-After it honours) include 429 and 503;
+  // `shouldRetry`, asked first, refuses every other answer and every failure, a timeout included.
   const retry = {
     methods: ['get', 'post'],
-    statusCodes: REFUSALS,
-    afterStatusCodes: REFUSALS,
     maxRetryAfter: 30_000,
     backoffLimit: 5_000,
-    retryOnTimeout: false,
     // Only answers that say the service did not act are retried; never a lost or failed exchange.
     // For those, undefined leaves the timing to ky, which honours Retry-After (true would not).
     shouldRetry: ({ error, retryCount }: { error: Error; retryCount: number }) => {
@@ -126,7 +126,8 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   };
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
-    once: { ...base, retry: { ...retry, limit: 0 } },
+    // A number is ky's shorthand for a limit, normalised without copying a retry object.
+    once: { ...base, retry: 0 },
   };
   shared.set(options, made);
   return made;
