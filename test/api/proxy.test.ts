@@ -4,9 +4,9 @@
  * address asked of the proxy, an https:// one through a CONNECT tunnel (the proxy never sees the
  * token), an address on this machine reached directly, and a whole command through the proxy.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { send } from '../../src/api/http.js';
 import { agentsTakeProxies, proxySettings } from '../../src/api/proxy.js';
 import { httpTransport } from '../../src/api/transport.js';
@@ -100,38 +100,33 @@ describe('the versions of Node whose agents go through a proxy', () => {
 async function proxy() {
   const asked: string[] = [];
   const bytes: Buffer[] = [];
-  const server: Server = createServer((request, response) => {
-    asked.push(`${request.method} ${request.url}`);
-    const target = new URL(request.url!);
-    const forwarded = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: target.port,
-        method: request.method,
-        path: target.pathname + target.search,
-        headers: request.headers,
-      },
-      (answer: IncomingMessage) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    request.pipe(forwarded);
-  });
-  server.on('connection', (socket: Socket) => socket.on('data', (chunk: Buffer) => bytes.push(chunk)));
-  server.on('connect', (request: IncomingMessage, socket: Socket) => {
-    asked.push(`CONNECT ${request.url}`);
-    socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const url = await serveHttp(
+    (request, response) => {
+      asked.push(`${request.method} ${request.url}`);
+      const target = new URL(request.url!);
+      const forwarded = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: target.port,
+          method: request.method,
+          path: target.pathname + target.search,
+          headers: request.headers,
+        },
+        (answer: IncomingMessage) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    },
+    (server) => {
+      server.on('connection', (socket: Socket) => socket.on('data', (chunk: Buffer) => bytes.push(chunk)));
+      server.on('connect', (request: IncomingMessage, socket: Socket) => {
+        asked.push(`CONNECT ${request.url}`);
+        socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      });
+    },
   );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, asked, received: () => Buffer.concat(bytes).toString('latin1') };
 }
 

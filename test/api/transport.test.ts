@@ -4,9 +4,9 @@
  * failures classified, redirects followed as fetch follows them.
  */
 import diagnostics from 'node:diagnostics_channel';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { type Exchange, send } from '../../src/api/http.js';
 import { httpTransport, type Transport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
@@ -188,16 +188,17 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
   // Node's server closes an idle connection after its Keep-Alive timeout: a request written on it as
   // it closes is lost after it left (outcome unknown). The agent lets it go a second before the hint.
   it("an idle connection is not used past the service's Keep-Alive hint", async () => {
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"uuid":"u-6"}');
-    });
-    server.keepAliveTimeout = 2_000;
     let connections = 0;
-    server.on('connection', () => connections++);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await serveHttp(
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"uuid":"u-6"}');
+      },
+      (server) => {
+        server.keepAliveTimeout = 2_000;
+        server.on('connection', () => connections++);
+      },
+    );
     const transport = transportOf();
     await send(createOrder(url), httpOptions(transport));
     await send(createOrder(url), httpOptions(transport));
