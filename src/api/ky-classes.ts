@@ -52,18 +52,6 @@ export class KyHeaders {
     yield* [...this.#values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  *keys(): IterableIterator<string> {
-    for (const [name] of this.entries()) yield name;
-  }
-
-  *values(): IterableIterator<string> {
-    for (const [, value] of this.entries()) yield value;
-  }
-
-  forEach(callback: (value: string, name: string, headers: KyHeaders) => void): void {
-    for (const [name, value] of this.entries()) callback(value, name, this);
-  }
-
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return this.entries();
   }

@@ -2,7 +2,7 @@
  * How payorder's requests travel once ky has them (ky's `fetch` option). ky hands each attempt to a
  * transport with the headers and the body as they go on the wire beside it: ky's own Request carries
  * neither, so ky never streams a body nor clones one for a retry. A transport reads the whole answer
- * before it resolves (so ky's timeout covers the body too) and hands it back through `answered`.
+ * before it resolves (so ky's timeout covers the body too) and hands it back whole in a KyResponse.
  *
  * The transport is Node's own HTTP client on a keep-alive agent of payorder's own for each service
  * client: a batch's or a bulk lookup's sized to the requests it keeps in flight (its --concurrency).
