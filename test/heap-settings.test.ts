@@ -38,9 +38,9 @@ describe('setHeapFor', () => {
   });
 
   it('the launcher’s own restart flags do not count as given by hand', () => {
-    expect(set('batch', ['--max-semi-space-size=4', '--no-concurrent-recompilation'])).toEqual([
-      '--heap-growing-percent=20',
-    ]);
+    expect(
+      set('batch', ['--max-semi-space-size=4', '--no-maglev', '--invocation-count-for-turbofan=500']),
+    ).toEqual(['--heap-growing-percent=20']);
   });
 
   it('leaves a setting given by hand as it is, on the command line or in NODE_OPTIONS', () => {
@@ -65,7 +65,7 @@ describe('resetHeapSettings', () => {
   it('puts both flags back to V8’s defaults (a code cache is refused under other flags), but not one given by hand', () => {
     expect(reset()).toEqual(['--semi-space-growth-factor=2', '--heap-growing-percent=0']);
     // A batch's restart gives the young generation's size by hand (the launcher), and sets only the old one.
-    expect(reset(['--max-semi-space-size=4', '--no-concurrent-recompilation'])).toEqual([
+    expect(reset(['--max-semi-space-size=4', '--no-maglev', '--invocation-count-for-turbofan=500'])).toEqual([
       '--heap-growing-percent=0',
     ]);
     expect(reset(['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=2']);

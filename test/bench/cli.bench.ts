@@ -192,7 +192,7 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
     ...process.env,
     PAYORDER_CONFIG_DIR: join(work, `config-${name}`),
     // The code cache (src/code-cache.ts) is the benchmark's own: made by the first run of each command.
-    XDG_CACHE_HOME: join(work, 'cache'),
+    XDG_CACHE_HOME: join(work, `cache-${name}`),
     PAYORDER_AUTH_URL: sandbox.url,
     PAYORDER_CHECKOUT_URL: sandbox.url,
     NO_COLOR: '1',
