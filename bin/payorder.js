@@ -8,22 +8,14 @@
  * A batch (`order create --input`, `order get --input`) allocates a little for every line, and with
  * V8's defaults its memory follows the allocation rate, not the input: the young generation grows
  * to 64 MB and each GC thread keeps a malloc arena of its own. A batch runs with a small young
- * generation and one malloc arena; its old generation's growth is set once it starts sending
- * (src/heap-settings.ts). Semi-spaces of 4 MB: 2 MB took 4% more CPU per order for 4 MB less memory;
- * 5 MB went past 100 MB.
- *
- * A batch is bound by its main thread's CPU, and runs the same request path thousands of times: it
- * skips V8's middle tier (Maglev) and has TurboFan optimize a function after 500 calls instead of
- * 3,000, on V8's background thread. With Maglev, a busy main thread left finished Maglev jobs
- * waiting to be freed (170 at once, 22 MB of malloc), which is why the optimizing compiler had been
- * kept on the main thread; that cost a tenth of a batch's main thread. Measured on 10,000 lines:
- * about 15% more orders per second, the same peak RSS; a 2,000-line batch runs about as before.
- *
+ * generation and one malloc arena; its old generation's growth and its compiler's settings are set
+ * once it starts sending (src/heap-settings.ts). Semi-spaces of 4 MB: 2 MB took 4% more CPU per
+ * order for 4 MB less memory; 5 MB went past 100 MB.
  * Node reads these only at start-up: the launcher restarts itself in place (process.execve: same
  * process id, same streams) before anything is loaded or read. Not where Node has no
  * process.execve (before 22.15, Windows), nor when the heap flags were given by hand.
  */
-const BATCH_FLAGS = ['--max-semi-space-size=4', '--no-maglev', '--invocation-count-for-turbofan=500'];
+const BATCH_FLAGS = ['--max-semi-space-size=4'];
 
 const args = process.argv.slice(2);
 const isBatch = () =>

@@ -28,7 +28,7 @@
  * module facade for it, a cost paid before every command.
  */
 import type { Stats } from 'node:fs';
-import { resetHeapSettings } from './heap-settings.js';
+import { compilerTuned, resetHeapSettings } from './heap-settings.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const { createRequire } = process.getBuiltinModule('node:module');
@@ -303,7 +303,9 @@ export function loadCli(
     try {
       const command = module.exports.ranCommand?.();
       if (command === undefined || (started === command && !script.cachedDataRejected)) return;
-      // V8 puts a hash of its flags in the cache; a batch or the sandbox changed two of them.
+      // V8 puts a hash of its flags in the cache: the heap's that a batch or the sandbox changed are
+      // put back; the compiler's that a batch changed cannot be (src/heap-settings.ts).
+      if (compilerTuned(proc)) return;
       resetHeapSettings(proc);
       writeCache(place, { command, source: place.source, data: script.createCachedData() });
     } catch {

@@ -237,6 +237,23 @@ describe.skipIf(process.platform === 'win32')(
       expect(fileOf(home, 'sandbox')).toEqual(made);
     });
 
+    it('a batch’s cache is made before it sets its compiler (never put back): its next run takes it', async () => {
+      const home = tempDir('code-cache-');
+      const input = join(home, 'lines.ndjson');
+      // A line refused before anything is sent: the batch begins, and needs no service.
+      writeFileSync(input, `${JSON.stringify({ amount: 'x', description: 'd' })}\n`);
+      const batch = () =>
+        payorder(home, ['order', 'create', '--env', 'sandbox', '--input', input, '-o', 'ndjson'], {
+          PAYORDER_USERNAME: 'u',
+          PAYORDER_CLIENT_ID: 'c',
+          PAYORDER_CLIENT_SECRET_ID: 's',
+        });
+      expect((await batch()).stdout).toContain('"outcome":"failed"');
+      const made = fileOf(home, 'order create');
+      expect((await batch()).exitCode).toBe(1);
+      expect(fileOf(home, 'order create')).toEqual(made);
+    });
+
     it('a long-running command writes its cache as its long work begins, not when it ends', async () => {
       const home = tempDir('code-cache-');
       const sandbox = execa(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
-import { type LongWork, resetHeapSettings, setHeapFor } from '../src/heap-settings.js';
+import { compilerTuned, type LongWork, resetHeapSettings, setHeapFor } from '../src/heap-settings.js';
 
 /** A process with what createContext and setHeapFor use, recording the V8 flags set. */
 function standInProcess(execArgv: string[] = [], nodeOptions?: string) {
@@ -31,25 +31,42 @@ const set = (work: LongWork, execArgv: string[] = [], nodeOptions?: string) => {
   return flags;
 };
 
+/** What a batch sets besides its old generation's growth: its compiler's settings. */
+const COMPILER = ['--no-maglev', '--invocation-count-for-turbofan=500'];
+
 describe('setHeapFor', () => {
   it('serving keeps the young generation at its size; both grow the old generation by a fifth', () => {
     expect(set('serving')).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=20']);
-    expect(set('batch')).toEqual(['--heap-growing-percent=20']);
+    expect(set('batch')).toEqual(['--heap-growing-percent=20', ...COMPILER]);
   });
 
-  it('the launcher’s own restart flags do not count as given by hand', () => {
-    expect(
-      set('batch', ['--max-semi-space-size=4', '--no-maglev', '--invocation-count-for-turbofan=500']),
-    ).toEqual(['--heap-growing-percent=20']);
+  it('a batch skips Maglev and optimizes with TurboFan early, and says so (no code cache after that)', () => {
+    const batch = standInProcess();
+    expect(compilerTuned(batch.proc)).toBe(false);
+    setHeapFor('batch', batch.proc);
+    expect(compilerTuned(batch.proc)).toBe(true);
+    const sandbox = standInProcess();
+    setHeapFor('serving', sandbox.proc);
+    expect(compilerTuned(sandbox.proc)).toBe(false);
+    // Given by hand, they are the person's, and a code cache is still made under them.
+    const byHand = standInProcess(['--maglev'], '--invocation-count-for-turbofan=100');
+    setHeapFor('batch', byHand.proc);
+    expect(byHand.flags).toEqual(['--heap-growing-percent=20']);
+    expect(compilerTuned(byHand.proc)).toBe(false);
+  });
+
+  it('the launcher’s own restart flag does not count as given by hand', () => {
+    expect(set('batch', ['--max-semi-space-size=4'])).toEqual(['--heap-growing-percent=20', ...COMPILER]);
   });
 
   it('leaves a setting given by hand as it is, on the command line or in NODE_OPTIONS', () => {
-    expect(set('batch', ['--heap-growing-percent=0'])).toEqual([]);
-    expect(set('batch', [], '--max-old-space-size=512 --heap-growing-percent=50')).toEqual([]);
+    expect(set('batch', ['--heap-growing-percent=0'])).toEqual(COMPILER);
+    expect(set('batch', [], '--max-old-space-size=512 --heap-growing-percent=50')).toEqual(COMPILER);
+    expect(set('batch', ['--no-maglev'])).toEqual(['--heap-growing-percent=20', COMPILER[1]]);
     expect(set('serving', ['--max-semi-space-size=64', '--heap-growing-percent=50'])).toEqual([]);
     expect(set('serving', [], '--semi-space-growth-factor=4 --heap-growing-percent=0')).toEqual([]);
     // A young-generation flag says nothing about the old one, and the other way round.
-    expect(set('batch', ['--max-semi-space-size=64'])).toEqual(['--heap-growing-percent=20']);
+    expect(set('batch', ['--max-semi-space-size=64'])).toEqual(['--heap-growing-percent=20', ...COMPILER]);
     expect(set('serving', ['--min-semi-space-size=8'])).toEqual(['--heap-growing-percent=20']);
     expect(set('serving', ['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=1']);
   });
@@ -62,12 +79,10 @@ describe('resetHeapSettings', () => {
     return flags;
   };
 
-  it('puts both flags back to V8’s defaults (a code cache is refused under other flags), but not one given by hand', () => {
+  it('puts both heap flags back to V8’s defaults (a code cache is refused under other flags), but not one given by hand', () => {
     expect(reset()).toEqual(['--semi-space-growth-factor=2', '--heap-growing-percent=0']);
     // A batch's restart gives the young generation's size by hand (the launcher), and sets only the old one.
-    expect(reset(['--max-semi-space-size=4', '--no-maglev', '--invocation-count-for-turbofan=500'])).toEqual([
-      '--heap-growing-percent=0',
-    ]);
+    expect(reset(['--max-semi-space-size=4'])).toEqual(['--heap-growing-percent=0']);
     expect(reset(['--heap-growing-percent=50'])).toEqual(['--semi-space-growth-factor=2']);
     expect(reset([], '--semi-space-growth-factor=4')).toEqual(['--heap-growing-percent=0']);
   });
@@ -79,7 +94,7 @@ describe("the process's context", () => {
     const ctx = createContext(proc, new AbortController().signal, new AbortController().signal);
     expect(flags).toEqual([]);
     ctx.heapFor!('batch');
-    expect(flags).toEqual(['--heap-growing-percent=20']);
+    expect(flags).toEqual(['--heap-growing-percent=20', ...COMPILER]);
   });
 
   it('keeps the client secret in the context and out of the environment programs it starts inherit', () => {
