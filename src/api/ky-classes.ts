@@ -14,6 +14,8 @@
  * `kyGlobal`; the real globalThis keeps Node's.
  */
 
+import { parsedUrl } from '../contract/urls.js';
+
 type HeadersInit = KyHeaders | Record<string, string> | Iterable<readonly [string, string]>;
 
 /** Header names are compared in lower case; values lose the spaces around them; iterated by name. */
@@ -88,7 +90,7 @@ export class KyRequest {
     const from = input instanceof KyRequest ? input : undefined;
     if (from) this.url = from.url;
     else {
-      const url = new URL(input as string | URL);
+      const url = typeof input === 'string' ? parsedUrl(input) : new URL(input as URL);
       if (url.username || url.password) throw new TypeError('an address with a user name or password');
       this.url = url.href;
     }

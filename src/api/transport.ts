@@ -37,6 +37,7 @@ import {
 import { request as httpsRequest, Agent as SecureAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { parsedUrl } from '../contract/urls.js';
 import { KyHeaders, type KyRequest, KyResponse } from './ky-classes.js';
 import type { ProxySettings } from './proxy.js';
 
@@ -63,7 +64,7 @@ const IDLE_MS = 4_000;
 
 interface Sent {
   method: string;
-  url: URL;
+  url: Readonly<URL>;
   wire: WireBody;
 }
 
@@ -135,7 +136,7 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: Pr
       const left = () => {
         wire.sent = true;
       };
-      let sent: Sent = { method: request.method, url: new URL(request.url), wire };
+      let sent: Sent = { method: request.method, url: parsedUrl(request.url), wire };
       for (let redirects = 0; ; redirects++) {
         const incoming = await exchange(sent, request.signal, left);
         const status = incoming.statusCode ?? 0;

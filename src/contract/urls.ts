@@ -6,6 +6,25 @@ import { invalidField } from '../errors.js';
 
 import { PREFIX } from './versions.js';
 
+/** How many addresses parsedUrl keeps: a batch reads the same few for every line. */
+const KEPT = 64;
+const parsed = new Map<string, Readonly<URL>>();
+
+/**
+ * `new URL(text)`, kept for the next time the same text comes: each line of a batch has the same
+ * callback links, and each order goes to the same address (read by ky's Request and again by the
+ * transport). The URL is shared, so it is read-only. A text that is no URL throws, every time.
+ */
+export function parsedUrl(text: string): Readonly<URL> {
+  let url = parsed.get(text);
+  if (url === undefined) {
+    url = new URL(text);
+    if (parsed.size >= KEPT) parsed.clear();
+    parsed.set(text, url);
+  }
+  return url;
+}
+
 /**
  * Shown for a value in an error: control characters escaped, so the message stays one line, and
  * any user:password before the host replaced, so a refusal never prints a password.
@@ -20,9 +39,9 @@ const shown = (value: string) => JSON.stringify(value.replace(/^([a-z][a-z0-9+.-
 export function checkHttpUrl(field: string, value: string): string {
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value))
     throw invalidField(field, `must be a URL without spaces or control characters, got ${shown(value)}`);
-  let url: URL;
+  let url: Readonly<URL>;
   try {
-    url = new URL(value);
+    url = parsedUrl(value);
   } catch {
     throw invalidField(field, `must be an absolute http(s) URL, got ${shown(value)}`);
   }

@@ -3,8 +3,27 @@
  * full, sent exactly as given; a base address has no credentials, no version prefix and no endpoint.
  */
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkHttpUrl } from '../../src/contract/urls.js';
+import { checkBaseUrl, checkHttpUrl, parsedUrl } from '../../src/contract/urls.js';
 import { refusal } from '../helpers/refusal.js';
+
+describe('parsedUrl', () => {
+  it('parses a text once and gives the same URL the next times; a text that is no URL throws every time', () => {
+    const url = parsedUrl('https://pay.example/v2/api/checkout');
+    expect(url.href).toBe('https://pay.example/v2/api/checkout');
+    expect(parsedUrl('https://pay.example/v2/api/checkout')).toBe(url);
+    expect(parsedUrl('HTTPS://Pay.Example/v2/api/checkout').href).toBe(url.href);
+    for (let i = 0; i < 2; i++) expect(() => parsedUrl('not a url')).toThrow(TypeError);
+  });
+
+  it('keeps a bounded number of them: after a hundred other texts, the first is parsed again', () => {
+    const first = parsedUrl('https://shop.example/ok/first');
+    const texts = Array.from({ length: 100 }, (_, i) => `https://shop.example/ok/${i}`);
+    for (const text of [...texts, ...texts]) expect(parsedUrl(text).pathname).toBe(text.slice(20));
+    const again = parsedUrl('https://shop.example/ok/first');
+    expect(again).not.toBe(first);
+    expect(again.href).toBe(first.href);
+  });
+});
 
 describe('checkHttpUrl', () => {
   it.each([
