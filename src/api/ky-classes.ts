@@ -63,7 +63,16 @@ export class KyHeaders {
   }
 }
 
-const trimmed = (value: unknown) => String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+/** HTTP's whitespace: tab, line feed, carriage return, space. */
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+const trimmed = (value: unknown) => {
+  const text = String(value);
+  // Most values have nothing to trim: they are taken as they are.
+  if (text === '' || (!isSpace(text.charCodeAt(0)) && !isSpace(text.charCodeAt(text.length - 1))))
+    return text;
+  return text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+};
 
 interface RequestInit {
   method?: string;

@@ -46,10 +46,15 @@ export interface OrderResult {
 export const TOKEN_REFUSED: readonly string[] = ['expired', 'unauthorized'];
 
 export class ServiceClient {
+  /** Where orders are created: one string for every order (a batch's addresses are parsed once, by text). */
+  readonly #checkoutUrl: string;
+
   constructor(
     readonly target: Target,
     private readonly http: HttpOptions,
-  ) {}
+  ) {
+    this.#checkoutUrl = joinUrl(target.checkoutBase, PATHS.checkout(target.version));
+  }
 
   async requestToken(credentials: Credentials): Promise<IssuedToken> {
     const { version, env } = this.target;
@@ -83,7 +88,7 @@ export class ServiceClient {
   createOrderExchange(accessToken: string, body: Record<string, string>): Exchange {
     return {
       method: 'POST',
-      url: joinUrl(this.target.checkoutBase, PATHS.checkout(this.target.version)),
+      url: this.#checkoutUrl,
       headers: { authorization: `Bearer ${accessToken}` },
       body,
       retryRefusals: true,

@@ -132,6 +132,16 @@ describe('KyHeaders', () => {
     expect(new KyHeaders().get('accept')).toBeNull();
     expect(Object.prototype.toString.call(headers)).toBe('[object Headers]');
   });
+
+  it('trims only HTTP’s whitespace (tab, line feed, carriage return, space), at either end', () => {
+    const trimmed = (value: string) => new KyHeaders({ 'x-v': value }).get('x-v');
+    expect(trimmed('a b')).toBe('a b');
+    expect(trimmed('a\t')).toBe('a');
+    expect(trimmed('\r\na')).toBe('a');
+    expect(trimmed(' \t ')).toBe('');
+    expect(trimmed('')).toBe('');
+    expect(trimmed('\u00a0a\u00a0')).toBe('\u00a0a\u00a0');
+  });
 });
 
 describe('KyRequest', () => {
