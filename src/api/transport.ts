@@ -179,15 +179,16 @@ function redirected({ method, url, wire }: Sent, status: number, to: URL): Sent 
   return { method, url: to, wire: { headers, body: wire.body } };
 }
 
+/** The whole body as UTF-8 text, decoded once it has all come (an answer is mostly one chunk). */
 function readText(incoming: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
-    let text = '';
-    incoming.setEncoding('utf8');
-    incoming.on('data', (chunk: string) => {
-      text += chunk;
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+      // As fetch reads a text: a byte order mark is not part of it.
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     });
-    // As fetch reads a text: a byte order mark is not part of it.
-    incoming.on('end', () => resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
     incoming.on('error', reject);
   });
 }

@@ -84,6 +84,19 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     expect(server.received).toEqual([`POST ${PATHS.checkout('v2')} ${BODY} ${BEARER}`]);
   });
 
+  it('reads an answer in pieces as UTF-8, a character split between two of them included', async () => {
+    const euro = Buffer.from('{"description":"Tee für 5 €"}');
+    const split = euro.indexOf(0xe2) + 1;
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // Sent apart, so the client reads them apart; then bytes that are no UTF-8 at all.
+      response.write(euro.subarray(0, split));
+      setTimeout(() => response.end(Buffer.concat([euro.subarray(split), Buffer.from([0xff])])), 20);
+    });
+    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
+    expect(answer.text).toBe('{"description":"Tee für 5 €"}\ufffd');
+  });
+
   it('a refusal that outlasts the retries is the last answer, body and all, sent 1 + retries times', async () => {
     const server = await serve((_request, response) => {
       response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
