@@ -68,9 +68,8 @@ const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0
 
 const trimmed = (value: unknown) => {
   const text = String(value);
-  // Most values have nothing to trim: they are taken as they are.
-  if (text === '' || (!isSpace(text.charCodeAt(0)) && !isSpace(text.charCodeAt(text.length - 1))))
-    return text;
+  // Most values have nothing to trim: they are taken as they are (so is '', whose ends are NaN).
+  if (!isSpace(text.charCodeAt(0)) && !isSpace(text.charCodeAt(text.length - 1))) return text;
   return text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
 };
 
