@@ -1,13 +1,19 @@
 /**
  * The only module that speaks HTTP (through ky). It sends one exchange, traces it with --debug
- * (secrets, tokens and the Authorization header masked), and turns transport failures into typed
- * errors that name the address. Whether a request may be retried is decided by the caller.
+ * (secrets, tokens and the Authorization header masked), follows the redirects it may, and turns
+ * transport failures into typed errors that name the address. Whether a request may be retried is
+ * decided by the caller.
+ *
+ * Redirects: a token request follows none (the client secret would go wherever the answer points);
+ * other requests follow at most 20, within their origin only (so never from https to http, and the
+ * token never leaves the origin), as fetch would: a POST becomes a GET without its body on 301, 302
+ * and 303. Every hop is traced.
  * ky sends through a transport (transport.ts: node:http on keep-alive agents of payorder's own) and
  * works with payorder's Headers, Request and Response classes (ky-classes.ts); ky's options that
  * never change are made once per client, not per request.
  */
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
-import { maskAuthorization, maskBody, maskText } from '../contract/masking.js';
+import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '../contract/masking.js';
 import { CliError } from '../errors.js';
 import { type KyHeaders, KyResponse } from './ky-classes.js';
 import { httpTransport, type Transport, type WireBody } from './transport.js';
@@ -21,6 +27,11 @@ export interface Exchange {
   retryRefusals: boolean;
   /** Whether a lost answer leaves the outcome unknown (an order creation) or is plain unreachable. */
   createsSomething: boolean;
+  /**
+   * A token request: its body carries the client secret and its answer the token. It follows no
+   * redirect, and every value of its answer is masked wherever the answer is shown.
+   */
+  issuesToken: boolean;
 }
 
 export interface Answer {
@@ -47,6 +58,9 @@ export interface HttpOptions {
 }
 
 const REFUSALS = [429, 503];
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** How many redirects a request follows, as many as fetch follows. */
+const MAX_REDIRECTS = 20;
 const REFUSAL_NAMES: Record<number, string> = { 429: 'too many requests', 503: 'unavailable' };
 
 /** The request exactly as it goes on the wire: every header payorder sends, the body as JSON. */
@@ -141,6 +155,16 @@ function secretsOf(exchange: Exchange, options: HttpOptions): string[] {
 }
 
 export async function send(exchange: Exchange, options: HttpOptions): Promise<Answer> {
+  let hop = exchange;
+  for (let redirects = 0; ; redirects++) {
+    const answer = await sendOnce(hop, options, redirects > 0);
+    const location = REDIRECTS.has(answer.status) ? answer.headers.get('location') : null;
+    if (location === null) return answer;
+    hop = redirected(exchange, hop, answer.status, location, redirects, options);
+  }
+}
+
+async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: boolean): Promise<Answer> {
   const { trace } = options;
   const started = performance.now();
   if (trace) {
@@ -166,12 +190,65 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
   } catch (error) {
     if (error instanceof HTTPError)
       return readAnswer(error.response as unknown as KyResponse, started, exchange, options);
-    // A transport that does not say whether the request left is taken to have sent it.
+    // A transport that does not say whether the request left is taken to have sent it; after a
+    // redirect, the first request was sent whatever happens to this one.
     throw transportError(error, exchange, options, {
-      sent: wire.sent !== false,
+      sent: redirected || wire.sent !== false,
       timedOut: error instanceof TimeoutError,
     });
   }
+}
+
+/**
+ * The next hop of `first` after `hop` was answered with a redirect to `location`, or the error that
+ * refuses it: the request was sent, so for an order creation the outcome is unknown.
+ */
+function redirected(
+  first: Exchange,
+  hop: Exchange,
+  status: number,
+  location: string,
+  redirects: number,
+  options: HttpOptions,
+): Exchange {
+  const from = new URL(hop.url);
+  const to = URL.parse(location, from.href);
+  const stop = (detail: string) =>
+    transportError(new Error(detail), first, options, { sent: true, timedOut: false });
+  if (to?.protocol !== 'http:' && to?.protocol !== 'https:')
+    throw stop('a redirect to an address that is not HTTP');
+  options.trace?.(`← location: ${to.href}`);
+  if (first.issuesToken)
+    throw refusedRedirect(
+      first,
+      status,
+      to,
+      'payorder follows no redirect of a token request, which carries the client secret',
+    );
+  if (to.origin !== from.origin)
+    throw refusedRedirect(
+      first,
+      status,
+      to,
+      'payorder follows a redirect only within the same origin (scheme, host and port)',
+    );
+  if (redirects === MAX_REDIRECTS) throw stop(`more than ${MAX_REDIRECTS} redirects`);
+  if (status === 303 ? hop.method !== 'GET' : (status === 301 || status === 302) && hop.method === 'POST') {
+    const { 'content-type': _, ...headers } = hop.headers ?? {};
+    return { ...hop, method: 'GET', url: to.href, headers, body: undefined };
+  }
+  return { ...hop, url: to.href };
+}
+
+/** A redirect payorder does not follow: nothing is stored; an order creation's outcome is unknown. */
+function refusedRedirect(first: Exchange, status: number, to: URL, rule: string): CliError {
+  const address = new URL(first.url).origin;
+  const what = `${address} answered ${status} with a redirect to ${to.href}, and ${rule}`;
+  if (first.createsSomething)
+    return new CliError('outcome_unknown', `outcome unknown: ${what}`, { hint: OUTCOME_UNKNOWN_HINT });
+  return new CliError('network', `${what}${first.issuesToken ? '; nothing was stored' : ''}`, {
+    hint: "check the address (payorder config list): it should be the service's own, not one that redirects",
+  });
 }
 
 function readAnswer(response: KyResponse, started: number, exchange: Exchange, options: HttpOptions): Answer {
@@ -180,7 +257,7 @@ function readAnswer(response: KyResponse, started: number, exchange: Exchange, o
     options.trace(
       `← ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`,
     );
-    if (text) options.trace(`← ${cut(masked(text, secretsOf(exchange, options)), 500)}`);
+    if (text) options.trace(`← ${cut(masked(text, exchange, secretsOf(exchange, options)), 500)}`);
   }
   let shown: string | undefined;
   return {
@@ -189,26 +266,31 @@ function readAnswer(response: KyResponse, started: number, exchange: Exchange, o
     text,
     // Masking parses the body: done only when an error shows it.
     get excerpt() {
-      shown ??= excerpt(text, secretsOf(exchange, options));
+      shown ??= excerpt(text, exchange, secretsOf(exchange, options));
       return shown;
     },
   };
 }
 
 /** The start of a body on one line, with every secret masked first (so a cut never shows part of one). */
-function excerpt(text: string, secrets: readonly string[]): string {
-  return cut(masked(text, secrets).replace(/\s+/g, ' ').trim(), 80) || '(empty body)';
+function excerpt(text: string, exchange: Exchange, secrets: readonly string[]): string {
+  return cut(masked(text, exchange, secrets).replace(/\s+/g, ' ').trim(), 80) || '(empty body)';
 }
 
-/** A body as a trace shows it: secret fields and known secrets masked, then cut to 500 characters. */
-function masked(text: string, secrets: readonly string[]): string {
-  let shown = text;
+/**
+ * A body as a trace or an error shows it: secret fields and known secrets masked (every value of a
+ * token answer, and the whole of one that is not JSON, since its token could stand anywhere).
+ */
+function masked(text: string, exchange: Exchange, secrets: readonly string[]): string {
+  let body: unknown;
   try {
-    shown = JSON.stringify(maskBody(JSON.parse(text)));
+    body = JSON.parse(text);
   } catch {
     // Not JSON: the known secrets are still masked below.
+    if (exchange.issuesToken) return text === '' ? '' : `${MASK} (${text.length} characters, not JSON)`;
+    return maskText(text, secrets);
   }
-  return maskText(shown, secrets);
+  return maskText(JSON.stringify(exchange.issuesToken ? maskTokenAnswer(body) : maskBody(body)), secrets);
 }
 
 const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);
@@ -254,13 +336,14 @@ function transportError(
   return exchange.createsSomething ? outcomeUnknown(address, detail) : unreachable(address, detail, true);
 }
 
+const OUTCOME_UNKNOWN_HINT =
+  'the order may or may not exist: look it up (payorder order get) or check the merchant panel before trying again';
+
 function outcomeUnknown(address: string, detail: string): CliError {
   return new CliError(
     'outcome_unknown',
     `outcome unknown: the request reached ${address} but no answer came back (${detail})`,
-    {
-      hint: 'the order may or may not exist: look it up (payorder order get) or check the merchant panel before trying again',
-    },
+    { hint: OUTCOME_UNKNOWN_HINT },
   );
 }
 

@@ -79,6 +79,7 @@ export class SandboxControl {
           body,
           retryRefusals: false,
           createsSomething: false,
+          issuesToken: false,
         },
         http,
       );

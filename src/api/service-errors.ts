@@ -92,11 +92,16 @@ const ORDER_ERRORS: Record<CatalogIdOf<'order'>, Describe> = {
     `the service refused the access token as expired on ${env} (403)`,
     `log in again: ${relogin(env, profile)}`,
   ],
-  '999': ({ creating }, code) => [
-    'rejected',
-    `the service failed${code}${creating ? '; the order was not created' : ''}`,
-    'try again in a moment',
-  ],
+  // "Please try again" does not say the order was not made: a failure after the order was stored
+  // answers the same. Sending it again could create it twice.
+  '999': ({ creating }, code) =>
+    creating
+      ? [
+          'outcome_unknown',
+          `outcome unknown: the service failed${code} while creating the order; it may or may not exist`,
+          'look it up (payorder order get) or check the merchant panel before creating it again',
+        ]
+      : ['rejected', `the service failed${code}`, 'try again in a moment'],
 };
 
 /** The typed error for a catalog row the service answered with. */

@@ -45,6 +45,12 @@ export interface OrderResult {
  */
 export const TOKEN_REFUSED: readonly string[] = ['expired', 'unauthorized'];
 
+/** The statuses that say the service did not act on a request (http.ts retries them first). */
+const REFUSED_STATUSES = new Map([
+  [429, 'Too Many Requests'],
+  [503, 'Service Unavailable'],
+]);
+
 export class ServiceClient {
   /** Where orders are created: one string for every order (a batch's addresses are parsed once, by text). */
   readonly #checkoutUrl: string;
@@ -65,6 +71,7 @@ export class ServiceClient {
         body: tokenRequestBody(version, credentials),
         retryRefusals: true,
         createsSomething: false,
+        issuesToken: true,
       },
       { ...this.http, secrets: [...this.http.secrets, credentials.clientSecretId] },
     );
@@ -93,6 +100,7 @@ export class ServiceClient {
       body,
       retryRefusals: true,
       createsSomething: true,
+      issuesToken: false,
     };
   }
 
@@ -114,6 +122,7 @@ export class ServiceClient {
         headers: { authorization: `Bearer ${accessToken}` },
         retryRefusals: true,
         createsSomething: false,
+        issuesToken: false,
       },
       this.http,
     );
@@ -146,6 +155,13 @@ export class ServiceClient {
     }
     const entry = matchCatalog('order', answer.status, body);
     if (entry) throw catalogError(entry, { ...this.target, creating });
+    // 429 and 503 say the service did not act: still refused once the retries ran out.
+    if (REFUSED_STATUSES.has(answer.status))
+      throw new CliError(
+        'rejected',
+        `the service refused the ${creating ? 'order creation' : 'lookup'} (${answer.status} ${REFUSED_STATUSES.get(answer.status)}) and kept refusing it${creating ? '; the order was not created' : ''}`,
+        { status: answer.status, hint: 'try again later: the service is busy or down' },
+      );
     throw unexpected(
       answer,
       creating

@@ -19,8 +19,9 @@
  *     plus the time to handle the whole round. node:http's agent sends on a free connection as soon
  *     as the request is made.
  *
- * Redirects are followed as fetch follows them: at most 20; a POST becomes a GET on 301, 302 and 303
- * (without its body); the Authorization header is dropped when one leaves the origin.
+ * A transport follows no redirect: it hands the redirect back, and http.ts decides whether to follow it
+ * (a token request follows none; others only within their origin). It reads at most MAX_ANSWER_BYTES
+ * of an answer: no answer of the service comes near it, and an endless one must not exhaust memory.
  *
  * A transport says whether a request left (`WireBody.sent`): a failure before that (a connection
  * refused, a TLS handshake that fails, a timeout while connecting) means the service never had it. An
@@ -56,11 +57,17 @@ export interface WireBody {
   sent?: boolean;
 }
 
-/** How many redirects are followed, as many as fetch follows. */
-const MAX_REDIRECTIONS = 20;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The most of an answer that is read: an order is a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** How long an idle connection is kept when the service does not say (Node's server keeps one 5 s). */
 const IDLE_MS = 4_000;
+
+/** An answer larger than MAX_ANSWER_BYTES: given up unread, after the request was sent. */
+export class AnswerTooLarge extends Error {
+  constructor() {
+    super(`an answer of more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, not read to its end`);
+  }
+}
 
 interface Sent {
   method: string;
@@ -136,30 +143,19 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: Pr
       const left = () => {
         wire.sent = true;
       };
-      let sent: Sent = { method: request.method, url: parsedUrl(request.url), wire };
-      for (let redirects = 0; ; redirects++) {
-        const incoming = await exchange(sent, request.signal, left);
-        const status = incoming.statusCode ?? 0;
-        const location = incoming.headers.location;
-        if (status < 200 || status > 599) {
-          incoming.destroy();
-          throw new Error(`an answer with status ${status}, which HTTP does not have`);
-        }
-        if (!REDIRECTS.has(status) || location === undefined) {
-          const text = await readText(incoming);
-          return new KyResponse(text, {
-            status,
-            statusText: incoming.statusMessage ?? STATUS_CODES[status] ?? '',
-            headers: headersOf(incoming),
-          });
-        }
-        incoming.resume();
-        if (redirects === MAX_REDIRECTIONS) throw new Error('more than 20 redirects');
-        const to = URL.parse(location, sent.url.href);
-        if (to?.protocol !== 'http:' && to?.protocol !== 'https:')
-          throw new Error('a redirect to an address that is not HTTP');
-        sent = redirected(sent, status, to);
+      const sent: Sent = { method: request.method, url: parsedUrl(request.url), wire };
+      const incoming = await exchange(sent, request.signal, left);
+      const status = incoming.statusCode ?? 0;
+      if (status < 200 || status > 599) {
+        incoming.destroy();
+        throw new Error(`an answer with status ${status}, which HTTP does not have`);
       }
+      const text = await readText(incoming);
+      return new KyResponse(text, {
+        status,
+        statusText: incoming.statusMessage ?? STATUS_CODES[status] ?? '',
+        headers: headersOf(incoming),
+      });
     },
   };
 }
@@ -168,22 +164,24 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: Pr
 const isOpen = (socket: Socket, tls: boolean): boolean =>
   !socket.connecting && (!tls || ((socket as TLSSocket).getProtocol() ?? 'unknown') !== 'unknown');
 
-/** The request fetch makes for a redirect to `to`. */
-function redirected({ method, url, wire }: Sent, status: number, to: URL): Sent {
-  const headers = { ...wire.headers };
-  if (to.origin !== url.origin) delete headers.authorization;
-  if (status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
-    delete headers['content-type'];
-    return { method: 'GET', url: to, wire: { headers } };
-  }
-  return { method, url: to, wire: { headers, body: wire.body } };
-}
-
-/** The whole body as UTF-8 text, decoded once it has all come (an answer is mostly one chunk). */
+/**
+ * The whole body as UTF-8 text, decoded once it has all come (an answer is mostly one chunk); an
+ * AnswerTooLarge past MAX_ANSWER_BYTES.
+ */
 function readText(incoming: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const tooLarge = () => {
+      incoming.destroy();
+      reject(new AnswerTooLarge());
+    };
+    if (Number(incoming.headers['content-length']) > MAX_ANSWER_BYTES) return tooLarge();
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) return tooLarge();
+      chunks.push(chunk);
+    });
     incoming.on('end', () => {
       const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
       // As fetch reads a text: a byte order mark is not part of it.

@@ -19,6 +19,23 @@ export function maskBody(body: unknown): unknown {
   return masked;
 }
 
+/** The fields of the token service's error bodies (spec §7.1): all that a token answer may show. */
+const TOKEN_ERROR_FIELDS = new Set(['code', 'description']);
+
+/**
+ * A copy of a token service's answer with every value masked at any depth but its error fields: the
+ * token may stand under any name (a service that answers `{"token": …}`), and only the error fields
+ * say anything a person needs.
+ */
+export function maskTokenAnswer(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(maskTokenAnswer);
+  if (typeof body !== 'object' || body === null) return MASK;
+  const masked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body))
+    masked[key] = TOKEN_ERROR_FIELDS.has(key) && typeof value !== 'object' ? value : maskTokenAnswer(value);
+  return masked;
+}
+
 /** "Bearer eyJ…" → "Bearer ***": the scheme stays visible, the credential never does. */
 export function maskAuthorization(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

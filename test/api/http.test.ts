@@ -49,6 +49,7 @@ const createOrder = (url: string): Exchange => ({
   body: { amount: '100', description: 'Tea' },
   retryRefusals: true,
   createsSomething: true,
+  issuesToken: false,
 });
 
 const lookup = (url: string): Exchange => ({
@@ -57,6 +58,7 @@ const lookup = (url: string): Exchange => ({
   headers: { authorization: `Bearer ${TOKEN}` },
   retryRefusals: true,
   createsSomething: false,
+  issuesToken: false,
 });
 
 /** Options with a trace that keeps its lines. */
@@ -122,6 +124,7 @@ describe('send: what a server echoes never shows', () => {
         body: { username: 'u', client_id: 'c', client_secret_id: SECRET, grant_type: 'client_credentials' },
         retryRefusals: true,
         createsSomething: false,
+        issuesToken: true,
       },
       options,
     );

@@ -44,6 +44,7 @@ const lookup = {
   url: 'http://127.0.0.1:9/v2/api/checkout/abc',
   retryRefusals: true,
   createsSomething: false,
+  issuesToken: false,
 } as const;
 
 describe('the request ky hands to a transport', () => {

@@ -138,6 +138,7 @@ const createOrder = (url: string) => ({
   body: { amount: '100', description: 'Tea' },
   retryRefusals: true,
   createsSomething: true,
+  issuesToken: false,
 });
 
 /** A service that answers every order with its uuid, on 127.0.0.1: its port. */

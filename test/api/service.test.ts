@@ -28,7 +28,13 @@ const KIND: Record<CatalogId, ErrorKind> = {
   unauthorized: 'auth',
   '1002': 'auth',
   expired: 'auth',
-  '999': 'rejected',
+  '999': 'outcome_unknown',
+};
+
+const EXIT_OF_KIND: Partial<Record<ErrorKind, number>> = {
+  auth: EXIT.auth,
+  rejected: EXIT.rejected,
+  outcome_unknown: EXIT.network,
 };
 
 describe('catalogError', () => {
@@ -38,7 +44,7 @@ describe('catalogError', () => {
       const error = catalogError(entry, situation);
       expect(error).toBeInstanceOf(CliError);
       expect(error.kind).toBe(KIND[id]);
-      expect(error.exitCode).toBe(KIND[id] === 'auth' ? EXIT.auth : EXIT.rejected);
+      expect(error.exitCode).toBe(EXIT_OF_KIND[KIND[id]]);
       expect(error.details).toMatchObject({ code: 'code' in entry ? entry.code : id, status: entry.status });
       expect(error.message).toMatch(/^[^\n]+$/);
       expect(error.details.hint).toMatch(/^[^\n]+$/);
@@ -70,9 +76,10 @@ describe('catalogError', () => {
     });
   });
 
-  it('a server failure says whether an order was being created', () => {
+  // "Please try again" does not say the order was not made: resending it could create it twice.
+  it('a server failure while creating an order leaves its outcome unknown; during a lookup it is a failure', () => {
     expect(catalogError(row('999'), situation).message).toBe(
-      'the service failed (999); the order was not created',
+      'outcome unknown: the service failed (999) while creating the order; it may or may not exist',
     );
     expect(catalogError(row('999'), { ...situation, creating: false }).message).toBe(
       'the service failed (999)',
@@ -101,6 +108,7 @@ describe('wireRequest', () => {
       body: order,
       retryRefusals: true,
       createsSomething: true,
+      issuesToken: false,
     };
     expect(wireRequest(exchange)).toEqual({
       method: 'POST',
@@ -120,6 +128,7 @@ describe('wireRequest', () => {
       url: `https://checkout.example${PATHS.lookup('v2', 'abc')}`,
       retryRefusals: true,
       createsSomething: false,
+      issuesToken: false,
     });
     expect(request.headers).toEqual({ accept: 'application/json' });
     expect(request.body).toBeUndefined();
@@ -135,6 +144,7 @@ describe('maskedRequest', () => {
     body: { username: SHOP.username, client_secret_id: SECRET, nested: { access_token: TOKEN } },
     retryRefusals: true,
     createsSomething: false,
+    issuesToken: false,
   };
 
   it('masks the credential of Authorization and secret fields at any depth; the rest as sent', () => {

@@ -1,7 +1,7 @@
 /**
  * The transport ky sends through (node:http on keep-alive agents), as one-shot commands have it and
  * as a batch sizes it, against servers of the test's own: the answers, the refusals retried, the
- * failures classified, redirects followed as fetch follows them.
+ * failures classified, redirects within the origin followed as fetch follows them.
  */
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,6 +26,7 @@ const createOrder = (url: string): Exchange => ({
   body: { amount: '100', description: 'Tea' },
   retryRefusals: true,
   createsSomething: true,
+  issuesToken: false,
 });
 
 /**
@@ -156,17 +157,6 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     ]);
   });
 
-  it('a redirect to another origin does not take the token along', async () => {
-    const other = await serve((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"uuid":"u-4"}');
-    });
-    const server = await redirecting(307, () => `${other.url}/elsewhere`);
-    const answer = await send(createOrder(server.url), httpOptions(transportOf()));
-    expect(answer.text).toBe('{"uuid":"u-4"}');
-    expect(other.received).toEqual([`POST /elsewhere ${BODY}`]);
-  });
-
   it('endless redirects stop after 20: outcome unknown for an order creation', async () => {
     const server = await redirecting(307, (url) => url + PATHS.checkout('v2'));
     const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
@@ -188,14 +178,18 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('a redirect to a port where nothing listens: outcome unknown, not "nothing was sent"', async () => {
-    const port = await unusedPort();
-    const server = await redirecting(307, () => `http://127.0.0.1:${port}/moved`);
+  it('a redirect whose next request is cut after the order was sent: outcome unknown', async () => {
+    const server = await serve((request, response) => {
+      if (request.url === '/moved') return request.socket.destroy();
+      response.writeHead(307, { location: '/moved' });
+      response.end();
+    });
     const error = await rejection(() => send(createOrder(server.url), httpOptions(transportOf())));
-    expect([error.kind, error.message]).toEqual([
-      'outcome_unknown',
-      `outcome unknown: the request reached ${server.url} but no answer came back (ECONNREFUSED)`,
-    ]);
+    expect(error.kind).toBe('outcome_unknown');
+    expect(error.message).toMatch(
+      new RegExp(`^outcome unknown: the request reached ${server.url} but no answer came back`),
+    );
+    expect(server.received).toHaveLength(2);
   });
 
   // Node's server closes an idle connection after its Keep-Alive timeout: a request written on it as

@@ -376,3 +376,49 @@ describe('login against a token service that issues opaque tokens', () => {
     expect(result.stderr).not.toContain(OPAQUE_TOKEN);
   });
 });
+
+describe('login against a token service that misbehaves', () => {
+  // The token request carries the client secret: a redirect would hand it to whoever the answer names.
+  it.each([
+    ['another port, over plain HTTP', (capture: string) => `${capture}/capture/token`],
+    ['another host', (capture: string) => `${capture.replace('127.0.0.1', '127.0.0.2')}/capture/token`],
+    ['the same origin', () => '/v2/api/auth/token/again'],
+  ])(
+    'a redirect to %s is not followed: exit 5, the secret sent nowhere else, nothing stored',
+    async (_name, to) => {
+      const captured: string[] = [];
+      const capture = await serveHttp(async (request, response) => {
+        for await (const chunk of request) captured.push(String(chunk));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(OPAQUE_TOKEN_ANSWER));
+      });
+      const redirects = await serveHttp(async (request, response) => {
+        for await (const _ of request);
+        response.writeHead(307, { location: to(capture) });
+        response.end();
+      });
+      const result = await e2e.run(['login', '--env', 'sandbox', '--debug'], {
+        env: { ...SHOP_ENV, PAYORDER_AUTH_URL: redirects, PAYORDER_CHECKOUT_URL: redirects },
+      });
+      expect(result.exitCode).toBe(5);
+      const location = new URL(to(capture), redirects).href;
+      expect(result.stderr).toContain(
+        `error: ${redirects} answered 307 with a redirect to ${location}, and payorder follows no redirect of a token request, which carries the client secret; nothing was stored`,
+      );
+      expect(result.stderr).toContain('[debug] ← 307');
+      expect(result.stderr).toContain(`[debug] ← location: ${location}`);
+      expect(captured).toEqual([]);
+      expect(storeExists()).toBe(false);
+    },
+  );
+
+  // The token can stand under any name: every value of a token answer is masked wherever it is shown.
+  it('a token under an unexpected name is never shown, in the error or in --debug', async () => {
+    const env = await tokenService({ token: OPAQUE_TOKEN, expires_in: 3600 });
+    const result = await e2e.run(['login', '--env', 'sandbox', '--debug'], { env: { ...SHOP_ENV, ...env } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('[debug] ← {"token":"***","expires_in":"***"}');
+    expect(result.stderr).not.toContain(OPAQUE_TOKEN);
+    expect(storeExists()).toBe(false);
+  });
+});

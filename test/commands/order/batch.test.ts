@@ -121,7 +121,7 @@ describe('order create --input', () => {
     const file = join(e2e.dir, 'orders.ndjson');
     const journalFile = join(e2e.dir, 'orders.journal');
     writeFileSync(file, Array.from({ length: 10 }, (_, i) => line(i + 1)).join('\n'));
-    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: '999', times: 3 });
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: '1001', times: 3 });
     const first = await batch(file, '--journal', journalFile, '--concurrency', '1');
     expect(first.exitCode).toBe(1);
     expect(first.stderr).toContain('7 created, 0 already created, 3 failed');
@@ -178,6 +178,56 @@ describe('order create --input', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.status)).toEqual([429, 200, 200]);
   });
+
+  // "Something bad happened. Please try again" does not say the order was not made: a rerun must not
+  // send it again unless asked to.
+  it('999 on a line: outcome unknown, recorded so, and not resent by a rerun unless --retry-unknown', async () => {
+    await login();
+    const file = join(e2e.dir, 'orders.ndjson');
+    const journalFile = join(e2e.dir, 'orders.journal');
+    writeFileSync(file, [line(1), line(2)].join('\n'));
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: '999' });
+    const first = await batch(file, '--concurrency', '1', '--journal', journalFile);
+    expect(first.exitCode).toBe(5);
+    expect(recordsOf(first.stdout).map((r) => r.outcome)).toEqual(['unknown', 'created']);
+    expect([...lastEvents(journalFile).values()]).toEqual(['unknown', 'created']);
+    for (let rerun = 0; rerun < 3; rerun++) {
+      const again = await batch(file, '--journal', journalFile);
+      expect(again.exitCode).toBe(5);
+    }
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(2);
+    const retried = await batch(file, '--journal', journalFile, '--retry-unknown');
+    expect(retried.exitCode, retried.stderr).toBe(0);
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(3);
+  });
+
+  // 429 and 503 say the service did not act: once the retries run out the line failed, and may be resent.
+  it.each(['rate-limit', 'unavailable'])(
+    '%s past the retries: the line failed (exit 1, not created), a rerun sends it',
+    async (fault) => {
+      await login();
+      const file = join(e2e.dir, 'orders.ndjson');
+      const journalFile = join(e2e.dir, 'orders.journal');
+      writeFileSync(file, line(1));
+      await call(e2e.sb.url, 'POST', '/_sandbox/force', {
+        route: 'checkout',
+        fault,
+        retry_after: 0,
+        times: 5,
+      });
+      const first = await batch(file, '--journal', journalFile);
+      expect(first.exitCode).toBe(1);
+      expect(recordsOf(first.stdout)[0]).toMatchObject({ outcome: 'failed' });
+      expect(first.stdout).toContain('the order was not created');
+      expect([...lastEvents(journalFile).values()]).toEqual(['failed']);
+      const again = await batch(file, '--journal', journalFile);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.status)).toEqual([
+        ...Array(5).fill(fault === 'rate-limit' ? 429 : 503),
+        200,
+      ]);
+    },
+  );
 
   // The one batch killed for real: a process that dies mid-batch leaves only what its journal says.
   it('resumes after kill -9 mid-batch with zero duplicates and zero lost orders', async () => {

@@ -335,7 +335,12 @@ describe('service errors (spec §7.2)', () => {
     ['1004', 1, 'the service knows no user with the stored username on sandbox (1004)', 1],
     ['1002', 4, 'the stored username does not match the credentials of the token on sandbox (1002)', 1],
     ['unauthorized', 4, 'the service did not accept the access token on sandbox (401 Unauthorized)', 2],
-    ['999', 1, 'the service failed (999); the order was not created', 1],
+    [
+      '999',
+      5,
+      'outcome unknown: the service failed (999) while creating the order; it may or may not exist',
+      1,
+    ],
   ])('%s → exit %i with a clear line', async (id, exit, message, times) => {
     await login();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id, times });
