@@ -1,14 +1,9 @@
 // At the root because Vitest looks for its config only there: plain `npx vitest run` uses it.
 import { configDefaults, defineConfig } from 'vitest/config';
-import { kyClassesForVite } from './.ci/ky-classes.mjs';
 import { LONG_TIER, runsLongTier } from './test/tiers.js';
 
 export default defineConfig(({ mode }) => ({
-  // ky's modules get payorder's Headers, Request and Response, as in the bundle (.ci/ky-classes.mjs):
-  // inlined, so that Vite transforms them.
-  plugins: [kyClassesForVite],
   test: {
-    server: { deps: { inline: ['ky'] } },
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(runsLongTier(mode) ? [] : LONG_TIER)],
     // Builds dist/ and makes the run's temporary folder before any test file runs.

@@ -23,7 +23,6 @@ import {
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { kyClasses } from './ky-classes.mjs';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -300,7 +299,6 @@ function inputsHash() {
   const files = [
     ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)),
     '.ci/build.mjs',
-    '.ci/ky-classes.mjs',
     '.ci/third-party-licenses.mjs',
     ...readdirSync(join(ROOT, '.ci/licenses')).map((file) => join('.ci/licenses', file)),
     'package.json',
@@ -351,7 +349,7 @@ export async function build() {
     mkdirSync(next, { recursive: true });
     const { metafile } = await esbuild.build({
       ...cliOptions(version, next),
-      plugins: [leaveOut, kyClasses, packageEdits, licenses.plugin],
+      plugins: [leaveOut, packageEdits, licenses.plugin],
       metafile: true,
     });
     licenses.complete(metafile);

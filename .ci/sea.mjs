@@ -19,7 +19,6 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { execa } from 'execa';
 import { buildIfChanged, leaveOut } from './build.mjs';
-import { kyClasses } from './ky-classes.mjs';
 import { nodeRuntime, RUNTIMES } from './runtimes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +66,7 @@ export async function buildSea(output = SEA_OUTPUT) {
       // bundle leaves as it is. Inside the executable import() loads Node's built-in modules only, so
       // that import fails and login keeps the secret in the file, as where the addon is not installed.
       // Code of bundled packages that payorder never runs stays out, as in build.mjs.
-      plugins: [leaveOut, kyClasses],
+      plugins: [leaveOut],
       logLevel: 'warning',
     });
     const grammars = join(ROOT, 'dist/grammars');

@@ -106,8 +106,6 @@ export interface ContextParts {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Defaults to the OS keychain; tests may give one of their own. */
   keychain?: () => Promise<KeychainAccess>;
-  /** The version of Node the process runs on; tests may name another. */
-  nodeVersion?: string;
 }
 
 /** A context from its parts: the entry point passes the process's, tests their own. */
@@ -120,9 +118,7 @@ export function buildContext({
   clock,
   sleep,
   keychain: openOwn,
-  nodeVersion = process.versions.node,
 }: ContextParts): Context {
-  let noProxyWarned = false;
   let store: Promise<ProfileStore> | undefined;
   let keychain: Promise<KeychainAccess> | undefined;
   const context: Context = {
@@ -148,19 +144,11 @@ export function buildContext({
       return keychain;
     },
     async transport(connections) {
-      const [{ httpTransport }, { agentsTakeProxies, proxySettings }] = await Promise.all([
+      const [{ httpTransport }, { proxySettings }] = await Promise.all([
         import('./api/transport.js'),
         import('./api/proxy.js'),
       ]);
-      const proxy = proxySettings(env);
-      if (!proxy || agentsTakeProxies(nodeVersion)) return httpTransport(connections, proxy);
-      if (!noProxyWarned) {
-        noProxyWarned = true;
-        context.io.stderr.write(
-          `warning: a proxy is set (HTTP_PROXY or HTTPS_PROXY), but Node ${nodeVersion} cannot go through one (Node 22.21, 24.5 and later can); connecting directly\n`,
-        );
-      }
-      return httpTransport(connections);
+      return httpTransport(connections, proxySettings(env));
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {
       const [{ ServiceClient }, transport] = await Promise.all([

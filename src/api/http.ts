@@ -8,15 +8,14 @@
  * other requests follow at most 20, within their origin only (so never from https to http, and the
  * token never leaves the origin), as fetch would: a POST becomes a GET without its body on 301, 302
  * and 303. Every hop is traced.
- * ky sends through a transport (transport.ts: node:http on keep-alive agents of payorder's own) and
- * works with payorder's Headers, Request and Response classes (ky-classes.ts); ky's options that
- * never change are made once per client, not per request.
+ *
+ * ky sends through a transport (transport.ts: undici's fetch on agents of payorder's own), which
+ * says whether each attempt left; ky's options that never change are made once per client.
  */
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '../contract/masking.js';
 import { CliError } from '../errors.js';
-import { type KyHeaders, KyResponse } from './ky-classes.js';
-import { httpTransport, type Transport, type WireBody } from './transport.js';
+import { type Attempt, httpTransport, type Transport } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'DELETE';
@@ -36,7 +35,7 @@ export interface Exchange {
 
 export interface Answer {
   status: number;
-  headers: KyHeaders;
+  headers: Headers;
   text: string;
   /** The start of the body on one line, every known secret masked: what an error may show. */
   excerpt: string;
@@ -58,6 +57,8 @@ export interface HttpOptions {
 }
 
 const REFUSALS = [429, 503];
+/** What a header value may hold (RFC 9110 field-value): no control character but the tab. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** How many redirects a request follows, as many as fetch follows. */
 const MAX_REDIRECTS = 20;
@@ -93,6 +94,7 @@ export function maskedRequest(exchange: Exchange): WireRequest {
 interface SharedOptions {
   retrying: Options;
   once: Options;
+  transport: Transport;
 }
 
 const shared = new WeakMap<HttpOptions, SharedOptions>();
@@ -101,27 +103,20 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   let made = shared.get(options);
   if (made) return made;
   const { trace } = options;
-  const transport = options.transport ?? httpTransport();
   const base: Options = {
     timeout: options.timeoutMs,
     throwHttpErrors: (status) => REFUSALS.includes(status),
-    fetch: transport.fetch as unknown as Options['fetch'],
-    // ky merges its options one key at a time for every request, copying what it has so far at each
-    // key: a key with nothing in it is left out (a batch has no signal, and no hooks without --debug).
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(trace
-      ? {
-          hooks: {
-            beforeRetry: [
-              ({ request, retryCount }) =>
-                trace(`↻ retry ${retryCount} of ${request.method} ${request.url} after a refusal`),
-            ],
-          },
-        }
-      : {}),
+    // A refusal's body as the text it is: ky reads it into HTTPError's `data` with this.
+    parseJson: (text) => text,
+    signal: options.signal,
+    hooks: {
+      beforeRetry: [
+        ({ request, retryCount }) =>
+          trace?.(`↻ retry ${retryCount} of ${request.method} ${request.url} after a refusal`),
+      ],
+    },
   };
-  // ky normalises its retry options twice a request: only what differs from its defaults is given.
-  // Its default status codes (and those whose Retry-After it honours) include 429 and 503;
+  // ky's default status codes (and those whose Retry-After it honours) include 429 and 503;
   // `shouldRetry`, asked first, refuses every other answer and every failure, a timeout included.
   const retry = {
     methods: ['get', 'post'],
@@ -140,8 +135,8 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   };
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
-    // A number is ky's shorthand for a limit, normalised without copying a retry object.
-    once: { ...base, retry: 0 },
+    once: { ...base, retry: { limit: 0 } },
+    transport: options.transport ?? httpTransport(),
   };
   shared.set(options, made);
   return made;
@@ -174,26 +169,32 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
     if (masked.body !== undefined)
       trace(`→ ${maskText(JSON.stringify(masked.body), secretsOf(exchange, options))}`);
   }
-  const wire: WireBody = {
-    headers: wireRequest(exchange).headers,
-    body: exchange.body === undefined ? undefined : JSON.stringify(exchange.body),
-  };
-  const { retrying, once } = sharedOptions(options);
+  const { retrying, once, transport } = sharedOptions(options);
+  const request = wireRequest(exchange);
+  // Refused here, naming the header and never its value (a token may be in it).
+  const bad = Object.keys(request.headers).find((name) => !HEADER_VALUE.test(request.headers[name]!));
+  if (bad)
+    throw unreachable(
+      new URL(exchange.url).origin,
+      `the ${bad} header holds a character HTTP does not allow`,
+    );
+  const attempt: Attempt = { sent: false };
   try {
-    // `wire` is not one of ky's options: ky hands it to the transport as it is.
     const response = await ky(exchange.url, {
       ...(exchange.retryRefusals ? retrying : once),
       method: exchange.method,
-      wire,
-    } as Options);
-    return readAnswer(response as unknown as KyResponse, started, exchange, options);
+      headers: request.headers,
+      ...(exchange.body === undefined ? {} : { body: JSON.stringify(exchange.body) }),
+      fetch: transport.fetchFor(attempt),
+    });
+    return answerOf(response, await response.text(), started, exchange, options);
   } catch (error) {
+    // ky has read a refusal's body into `data`, as text (parseJson below).
     if (error instanceof HTTPError)
-      return readAnswer(error.response as unknown as KyResponse, started, exchange, options);
-    // A transport that does not say whether the request left is taken to have sent it; after a
-    // redirect, the first request was sent whatever happens to this one.
+      return answerOf(error.response, String(error.data ?? ''), started, exchange, options);
+    // After a redirect, the first request was sent whatever happens to this one.
     throw transportError(error, exchange, options, {
-      sent: redirected || wire.sent !== false,
+      sent: redirected || attempt.sent,
       timedOut: error instanceof TimeoutError,
     });
   }
@@ -251,8 +252,13 @@ function refusedRedirect(first: Exchange, status: number, to: URL, rule: string)
   });
 }
 
-function readAnswer(response: KyResponse, started: number, exchange: Exchange, options: HttpOptions): Answer {
-  const text = KyResponse.textOf(response);
+function answerOf(
+  response: Response,
+  text: string,
+  started: number,
+  exchange: Exchange,
+  options: HttpOptions,
+): Answer {
   if (options.trace) {
     options.trace(
       `← ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`,

@@ -2,22 +2,18 @@
  * The proxy payorder's requests go through, from the variables curl, gh and most tools read:
  * HTTPS_PROXY for https:// addresses, HTTP_PROXY for http:// ones, NO_PROXY for the hosts that are
  * reached directly (each also in lower case, which wins). As with Go's tools, an address on this
- * machine (localhost, 127.x.x.x, ::1: a sandbox) is always reached directly.
- *
- * Node's agents go through the proxy themselves (their `proxyEnv` option: an https:// address
- * through a CONNECT tunnel, so the proxy never sees a token), from Node 22.21 and 24.5 on.
+ * machine (localhost, 127.x.x.x, ::1: a sandbox) is always reached directly (transport.ts). An
+ * https:// address goes through a CONNECT tunnel, so the proxy never sees a token.
  */
 import { CliError } from '../errors.js';
 import type { Env } from '../variables.js';
 
-/** What Node's agents read from their `proxyEnv` option. */
+/** The proxies of each kind of address, and the hosts reached without one (undici's EnvHttpProxyAgent). */
 export interface ProxySettings {
-  http_proxy?: string;
-  https_proxy?: string;
-  no_proxy: string;
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string;
 }
-
-const LOOPBACK = ['localhost', '127.0.0.0-127.255.255.255', '::1'];
 
 /** The variable that sets `name` (its lower-case spelling wins, as in curl), and its value. */
 function variable(env: Env, name: string): [string, string] | undefined {
@@ -43,16 +39,9 @@ export function proxySettings(env: Env): ProxySettings | undefined {
         hint: `for example ${name}=http://proxy.example:3128; unset it to connect directly`,
       });
   }
-  const noProxy = variable(env, 'NO_PROXY')?.[1];
   return {
-    ...(http ? { http_proxy: http[1] } : {}),
-    ...(https ? { https_proxy: https[1] } : {}),
-    no_proxy: [...(noProxy ? [noProxy] : []), ...LOOPBACK].join(','),
+    ...(http ? { httpProxy: http[1] } : {}),
+    ...(https ? { httpsProxy: https[1] } : {}),
+    noProxy: variable(env, 'NO_PROXY')?.[1] ?? '',
   };
-}
-
-/** Whether Node's agents of `version` go through a proxy (their `proxyEnv` option). */
-export function agentsTakeProxies(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > 24 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
 }

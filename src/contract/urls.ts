@@ -26,6 +26,20 @@ export function parsedUrl(text: string): Readonly<URL> {
 }
 
 /**
+ * Whether a host name (as a URL has it, IPv6 in brackets, or bare) is this machine's loopback:
+ * localhost, 127.0.0.0/8 or ::1.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase();
+  return (
+    name === 'localhost' ||
+    name === '::1' ||
+    name === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
+}
+
+/**
  * Shown for a value in an error: control characters escaped, so the message stays one line, and
  * any user:password before the host replaced, so a refusal never prints a password.
  */

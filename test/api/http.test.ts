@@ -249,7 +249,7 @@ describe('send: transport failures', () => {
     const error = await rejection(() => send(exchange, traced().options));
     expect([error.kind, error.message]).toEqual([
       'network',
-      `cannot reach ${server.url} (ERR_INVALID_CHAR); nothing was sent`,
+      `cannot reach ${server.url} (the x-note header holds a character HTTP does not allow); nothing was sent`,
     ]);
     expect(server.received).toHaveLength(0);
   });

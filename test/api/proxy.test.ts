@@ -1,6 +1,6 @@
 /**
  * The proxy requests go through (src/api/proxy.ts): the settings read from HTTP_PROXY, HTTPS_PROXY
- * and NO_PROXY, which Node can use them, and requests through a proxy of the test's own: an http://
+ * and NO_PROXY, and requests through a proxy of the test's own: an http://
  * address asked of the proxy, an https:// one through a CONNECT tunnel (the proxy never sees the
  * token), an address on this machine reached directly, and a whole command through the proxy.
  */
@@ -8,12 +8,11 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { send } from '../../src/api/http.js';
-import { agentsTakeProxies, proxySettings } from '../../src/api/proxy.js';
+import { proxySettings } from '../../src/api/proxy.js';
 import { httpTransport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { CliError } from '../../src/errors.js';
 import { orderFlags } from '../helpers/cli.js';
-import { testContext } from '../helpers/context.js';
 import { useE2E } from '../helpers/e2e.js';
 import { httpOptions } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
@@ -35,17 +34,17 @@ describe('the proxy settings', () => {
     expect(proxySettings({ HTTPS_PROXY: '' })).toBeUndefined();
   });
 
-  it('each proxy for its own kind of address; this machine always reached directly', () => {
+  it('each proxy for its own kind of address, and the hosts reached without one', () => {
     expect(proxySettings({ HTTPS_PROXY: 'http://proxy.example:3128' })).toEqual({
-      https_proxy: 'http://proxy.example:3128',
-      no_proxy: 'localhost,127.0.0.0-127.255.255.255,::1',
+      httpsProxy: 'http://proxy.example:3128',
+      noProxy: '',
     });
     expect(
       proxySettings({ HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'https://p:2', NO_PROXY: '.corp.example' }),
     ).toEqual({
-      http_proxy: 'http://p:1',
-      https_proxy: 'https://p:2',
-      no_proxy: '.corp.example,localhost,127.0.0.0-127.255.255.255,::1',
+      httpProxy: 'http://p:1',
+      httpsProxy: 'https://p:2',
+      noProxy: '.corp.example',
     });
   });
 
@@ -57,7 +56,7 @@ describe('the proxy settings', () => {
         no_proxy: 'a',
         NO_PROXY: 'b',
       }),
-    ).toEqual({ https_proxy: 'http://lower:1', no_proxy: 'a,localhost,127.0.0.0-127.255.255.255,::1' });
+    ).toEqual({ httpsProxy: 'http://lower:1', noProxy: 'a' });
   });
 
   it.each([
@@ -76,20 +75,6 @@ describe('the proxy settings', () => {
       expect(JSON.stringify(error.toJSON())).not.toContain('hunter2');
     },
   );
-});
-
-describe('the versions of Node whose agents go through a proxy', () => {
-  it.each([
-    ['22.13.0', false],
-    ['22.20.0', false],
-    ['22.21.0', true],
-    ['23.11.0', false],
-    ['24.4.0', false],
-    ['24.5.0', true],
-    ['26.0.0', true],
-  ])('Node %s: %s', (version, takes) => {
-    expect(agentsTakeProxies(version)).toBe(takes);
-  });
 });
 
 /**
@@ -200,18 +185,6 @@ describe('a command through a proxy', () => {
       `POST BASE${PATHS.checkout('v2')}`,
     ]);
     expect((await journal(e2e.sb.url, 'checkout')).length).toBe(1);
-  });
-
-  it('on a Node whose agents cannot: says so once, and connects directly', async () => {
-    const { ctx, stderr } = testContext({
-      env: { HTTPS_PROXY: 'http://proxy.example:3128' },
-      nodeVersion: '22.13.0',
-    });
-    await ctx.transport();
-    await ctx.transport(4);
-    expect(stderr()).toBe(
-      'warning: a proxy is set (HTTP_PROXY or HTTPS_PROXY), but Node 22.13.0 cannot go through one (Node 22.21, 24.5 and later can); connecting directly\n',
-    );
   });
 
   it('a proxy address that is not one: the command fails at once with a config error (exit 2), nothing sent', async () => {

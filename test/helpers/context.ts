@@ -24,8 +24,6 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   /** The keychain payorder sees; by default the OS keychain as `env` reaches it (none on Linux without a D-Bus address). */
   keychain?: KeychainAccess;
-  /** The version of Node payorder takes itself to run on; by default the real one. */
-  nodeVersion?: string;
 }
 
 export interface TestContext {
@@ -62,7 +60,6 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     ...(options.now ? { clock: () => options.now! } : {}),
     ...(options.time ?? {}),
     ...(options.keychain ? { keychain: () => Promise.resolve(options.keychain!) } : {}),
-    ...(options.nodeVersion ? { nodeVersion: options.nodeVersion } : {}),
   });
   return { ctx, stdout: out.text, stderr: err.text };
 }
