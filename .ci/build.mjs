@@ -1,7 +1,7 @@
 /**
- * Builds dist/ from src/: the CLI as one CommonJS file (dist/cli.cjs) with the loader that starts it
- * with a code cache (dist/code-cache.js, from src/code-cache.ts), the sandbox server for other
- * programs to import (dist/sandbox.js), migrate-check's grammars, and THIRD_PARTY_LICENSES, the
+ * Builds dist/ from src/: the CLI as one CommonJS file (dist/cli.cjs), which bin/payorder.js loads
+ * with Node's compile cache on, the sandbox server for other programs to import (dist/sandbox.js),
+ * migrate-check's worker threads (dist/syntax-worker.cjs) and grammars, and THIRD_PARTY_LICENSES, the
  * licences of the packages bundled into them. `npm run build` runs this file; the test run's global
  * setup imports buildIfChanged() so that tests never run a stale dist/.
  *
@@ -28,7 +28,7 @@ import { thirdPartyLicenses } from './third-party-licenses.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The build's output. */
-const OUTPUTS = ['cli.cjs', 'code-cache.js', 'sandbox.js', 'grammars'];
+const OUTPUTS = ['cli.cjs', 'syntax-worker.cjs', 'sandbox.js', 'grammars'];
 
 /** Minified: a smaller package, and start-up no slower (measured on --help and order get --help). */
 const MINIFY = true;
@@ -134,95 +134,26 @@ function sharedOptions(version) {
 }
 
 /**
- * The CLI: src/main.ts as one CommonJS file, dist/cli.cjs, which dist/code-cache.js compiles with
- * its code cache (V8 makes a cache after a run for a script, not for an ES module, and a cache
- * covers one script: so one file, not chunks). Commands still load their modules lazily: esbuild
- * runs a module reached only by import() when it is first imported.
+ * The CLI (src/main.ts) and migrate-check's worker threads (src/migrate/syntax/worker.ts), each as
+ * one CommonJS file: Node's compile cache keeps one entry per file, and a command loads only the
+ * modules it imports (esbuild runs a module reached only by import() when it is first imported).
  */
 function cliOptions(version, outdir) {
   const shared = sharedOptions(version);
   return {
     ...shared,
-    entryPoints: { cli: 'src/main.ts' },
+    entryPoints: { cli: 'src/main.ts', 'syntax-worker': 'src/migrate/syntax/worker.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    // import() of what stays outside the bundle (Node's modules, the keychain addon) as require():
-    // a script compiled by node:vm has no module loader for import().
-    supported: { 'dynamic-import': false },
     // import.meta.url (where the grammars are, what migrate-check's worker threads run) as the URL of
     // the bundle's own file.
     define: { ...shared.define, 'import.meta.url': '__importMetaUrl' },
     // Any other import.meta would be an empty object here: refused rather than built.
     logOverride: { 'empty-import-meta': 'error' },
-    // "use strict" first: as a directive it counts only at the start of the file (or of the function
-    // code-cache.ts wraps it in), and an ES module bundle is strict throughout.
+    // "use strict" first: an ES module's code is strict throughout, and a directive counts only at
+    // the start of the file.
     banner: { js: `"use strict";var __importMetaUrl=require('node:url').pathToFileURL(__filename).href;` },
-  };
-}
-
-/**
- * Edits of two bundled packages' code for dist/cli.cjs, each checked: a package whose code no longer
- * has the text stops the build.
- * - web-tree-sitter: the one place where import() as require() changes what code does. Its start-up
- *   declares a `require` of its own (`var`, so from the top of its function) and takes createRequire
- *   from `await import("module")`, which would become a call of that `require` while it is still
- *   undefined. Node's module is taken as a built-in there instead.
- * - powershell-utils quotes arguments with a regular expression of four typographic quotation
- *   marks, which esbuild leaves as they are (it escapes the characters of strings, not of regular
- *   expressions). Written as \u escapes, they are the same characters to the regular expression,
- *   and the bundle stays ASCII: code-cache.ts reads it as latin1, a string of one byte a character.
- */
-const PACKAGE_EDITS = [
-  {
-    file: /[\\/]node_modules[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/,
-    from: 'await import("module")',
-    to: 'process.getBuiltinModule("module")',
-  },
-  {
-    file: /[\\/]node_modules[\\/]powershell-utils[\\/]index\.js$/,
-    from: "/['\u2018\u2019\u201a\u201b]/g",
-    to: "/['\\u2018\\u2019\\u201a\\u201b]/g",
-  },
-];
-
-const packageEdits = {
-  name: 'package-edits',
-  setup(build) {
-    for (const { file, from, to } of PACKAGE_EDITS)
-      build.onLoad({ filter: file }, ({ path }) => {
-        const code = readFileSync(path, 'utf8');
-        if (!code.includes(from)) throw new Error(`${path} no longer has ${from}, which .ci/build.mjs edits`);
-        return { contents: code.replace(from, to), loader: 'js' };
-      });
-  },
-};
-
-/**
- * Marks the end of dist/cli.cjs with `//# build=` and a hash of the file, which code-cache.ts names
- * its caches by. The bundle must be ASCII (code-cache.ts reads it as latin1): a character esbuild
- * left stops the build, to be escaped where it is (PACKAGE_EDITS).
- */
-function markBuild(file) {
-  const code = readFileSync(file, 'utf8');
-  // Unminified (for a readable profile), the bundle keeps comments: only their text would differ.
-  const other = MINIFY && /[^\x00-\x7f]/.exec(code);
-  if (other)
-    throw new Error(
-      `${file} has ${JSON.stringify(code.slice(other.index - 40, other.index + 10))}: not ASCII`,
-    );
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  writeFileSync(file, `${code}//# build=${hash}\n`);
-}
-
-/** The code-cache loader that bin/payorder.js imports: an ES module of its own (src/code-cache.ts). */
-function loaderOptions(version, outdir, banner) {
-  return {
-    ...sharedOptions(version),
-    entryPoints: { 'code-cache': 'src/code-cache.ts' },
-    outdir,
-    format: 'esm',
-    banner: { js: banner },
   };
 }
 
@@ -349,12 +280,10 @@ export async function build() {
     mkdirSync(next, { recursive: true });
     const { metafile } = await esbuild.build({
       ...cliOptions(version, next),
-      plugins: [leaveOut, packageEdits, licenses.plugin],
+      plugins: [leaveOut, licenses.plugin],
       metafile: true,
     });
     licenses.complete(metafile);
-    markBuild(join(next, 'cli.cjs'));
-    await esbuild.build(loaderOptions(version, next, banner));
     writeFileSync(join(next, 'sandbox.js'), SANDBOX_MODULE);
     copyGrammars(join(next, 'grammars'));
     for (const output of OUTPUTS) swapIn(join(next, output), join(ROOT, 'dist', output));

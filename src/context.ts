@@ -7,8 +7,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import type { Transport } from './api/transport.js';
-import type { Loader } from './code-cache.js';
-import { type LongWork, setHeapFor } from './heap-settings.js';
 import { escapeControl } from './output/terminal-text.js';
 import type { KeychainAccess } from './store/keychain.js';
 import type { ProfileStore } from './store/profile-store.js';
@@ -73,12 +71,6 @@ export interface Context {
    * a listener says (synchronously) what was left undone.
    */
   forced: AbortSignal;
-  /**
-   * Called when a command's long work begins, its start-up done: a sandbox that now serves, a batch
-   * or a bulk lookup that now sends. The process then sets V8's heap for that work (heap-settings.ts).
-   * Only the process's own context has one: no test changes its worker's heap settings.
-   */
-  heapFor?: (work: LongWork) => void;
   store(): Promise<ProfileStore>;
   /**
    * The OS keychain, or why there is none. Opening it loads a native addon: only the code that
@@ -99,7 +91,6 @@ export interface ContextParts {
   env: Env;
   signal: AbortSignal;
   forced?: AbortSignal;
-  heapFor?: (work: LongWork) => void;
   /** Defaults to the clock the environment sets (PAYORDER_NOW), else real time. */
   clock?: () => Date;
   /** Defaults to real time. */
@@ -114,7 +105,6 @@ export function buildContext({
   env,
   signal,
   forced,
-  heapFor,
   clock,
   sleep,
   keychain: openOwn,
@@ -133,7 +123,6 @@ export function buildContext({
     flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY },
     signal,
     forced: forced ?? new AbortController().signal,
-    heapFor,
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
@@ -191,12 +180,7 @@ export function withConnections(ctx: Context, connections: number): Context {
 }
 
 /** The context of the running process. */
-export function createContext(
-  proc: NodeJS.Process,
-  signal: AbortSignal,
-  forced: AbortSignal,
-  loader?: Loader,
-): Context {
+export function createContext(proc: NodeJS.Process, signal: AbortSignal, forced: AbortSignal): Context {
   const env = { ...proc.env };
   // The client secret stays with payorder: no program it starts (a browser, the system's opener)
   // inherits it from the process environment. payorder itself reads it from the context.
@@ -215,10 +199,5 @@ export function createContext(
     },
     env,
     signal,
-    heapFor: (work) => {
-      // The start-up is done: its code cache is made now, under V8's own heap settings.
-      loader?.startUpDone();
-      setHeapFor(work, proc);
-    },
   });
 }

@@ -4,21 +4,15 @@
  * (or a JSON object with --json) on stderr and a documented exit code. Tests call `run` with a
  * context of their own. The only place that decides how payorder exits.
  */
-import { buildProgram, CommanderError, commanderExit, commandPath, helpArgv } from './cli/program.js';
-import type { Loader } from './code-cache.js';
+import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/program.js';
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { SYNTAX_WORKER_ARG } from './migrate/syntax/worker-arg.js';
 import { renderError } from './output/render.js';
 import type { Sandbox, SandboxOptions } from './sandbox/server.js';
 import { variableProblem } from './variables.js';
 
-// A worker thread of migrate-check runs this bundle too: it serves the grammar checks (pool.ts).
-if (process.argv.includes(SYNTAX_WORKER_ARG) && !process.getBuiltinModule('node:worker_threads').isMainThread)
-  void import('./migrate/syntax/pool.js');
-
-export async function main(argv: string[], loader?: Loader): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
   const force = new AbortController();
   let firstSignal = 0;
@@ -45,7 +39,7 @@ export async function main(argv: string[], loader?: Loader): Promise<number> {
   });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return run(argv, createContext(process, stop.signal, force.signal, loader));
+  return run(argv, createContext(process, stop.signal, force.signal));
 }
 
 /**
@@ -55,12 +49,6 @@ export async function main(argv: string[], loader?: Loader): Promise<number> {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   return (await import('./sandbox/server.js')).startSandbox(options);
 }
-
-/** The command the last run's argv named (cli/program.ts commandPath); undefined before one is parsed. */
-let ran: string | undefined;
-
-/** The command that ran in this process: the code cache (src/code-cache.ts) keeps one file per command. */
-export const ranCommand = (): string | undefined => ran;
 
 /** Runs one command line (argv as process.argv: node, script, args…) in `ctx`; returns the exit code. */
 export async function run(argv: string[], ctx: Context): Promise<number> {
@@ -73,7 +61,6 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
     }
     const program = buildProgram(ctx);
-    ran = commandPath(program, argv);
     // `payorder` alone is a request for the overview, not a mistake.
     if (argv.length <= 2) {
       program.outputHelp();

@@ -134,7 +134,6 @@ export async function serveSandbox(
   options: SandboxCommandOptions,
   ctx: Context,
 ): Promise<void> {
-  ctx.heapFor?.('serving');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });

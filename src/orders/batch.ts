@@ -161,7 +161,6 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
   };
 
   async function* records() {
-    ctx.heapFor?.('batch');
     try {
       const input = readBatch(
         openInput(options.input, ctx.io.stdin, ctx.signal),

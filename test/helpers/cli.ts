@@ -63,7 +63,7 @@ export interface CliOptions {
 
 /**
  * The cache folder of every payorder a test starts as a process of its own: one for the whole run,
- * so the code cache (src/code-cache.ts) is made once, not in each test's home folder.
+ * so Node's compile cache (bin/payorder.js) is made once, not in each test's home folder.
  */
 export const cacheEnv = () => ({ XDG_CACHE_HOME: join(inject('tempRoot'), 'cache') });
 

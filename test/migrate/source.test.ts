@@ -240,7 +240,7 @@ describe('source check: worker threads', () => {
       });
       // Written by this thread as it makes the worker: the worker's own lines can be lost when it is
       // ended. Had the worker not served the batches it was sent, the run would not have finished.
-      expect(built.stderr).toMatch(/instantiating Worker\. url: file:\S*\/dist\/cli\.cjs /);
+      expect(built.stderr).toMatch(/instantiating Worker\. url: file:\S*\/dist\/syntax-worker\.cjs /);
       expect(built.exitCode).toBe(1);
       expect(oneThread.exitCode).toBe(1);
       const findings = JSON.parse(built.stdout);

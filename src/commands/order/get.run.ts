@@ -118,7 +118,6 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       return { input, error: failure };
     }
   };
-  if (options.input !== undefined) ctx.heapFor?.('batch');
   const lookups = orderedPool(idsFrom(options.ids, options.input, ctx), lookup, {
     concurrency: options.concurrency,
     signal: ctx.signal,

@@ -1,18 +1,15 @@
 /**
  * Runs the grammar checks of a run: on this thread, and once the run proves large, in worker threads
  * beside it (one fewer than the cores, as this thread keeps checking too). Jobs are pulled lazily,
- * a batch at a time, so a caller that streams files never holds them all. A worker runs the bundle
- * this module is in (dist/cli.cjs), which loads this module when started with SYNTAX_WORKER_ARG;
- * its workerData tells it apart.
+ * a batch at a time, so a caller that streams files never holds them all. A worker runs
+ * dist/syntax-worker.cjs, built beside the CLI's bundle from worker.ts, which serves the checks.
  */
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 import type { Finding } from '../rules.js';
 import { checkWithGrammar, type SyntaxJob } from './check-file.js';
 import { adoptModules, filesFor, shareModules, type WasmModule } from './grammars.js';
-import { SYNTAX_WORKER_ARG } from './worker-arg.js';
 
-const ROLE = 'payorder-migrate-syntax';
 /** Files per message: large enough that messaging costs little, small enough to share the work out. */
 const BATCH = 32;
 /** Workers start once this many files need parsing: below it, starting them costs more than it saves. */
@@ -38,7 +35,7 @@ interface Reply {
 
 /** Worker threads to add to this one by default: none where workers cannot load this module. */
 export function defaultWorkers(): number {
-  // Only the CLI's bundle can be loaded by a worker as it is (src/ is TypeScript; the standalone
+  // Only the CLI's bundle has the worker's file beside it (src/ is TypeScript; the standalone
   // executable has no file of its own to load).
   return import.meta.url.endsWith('.cjs') ? Math.max(availableParallelism() - 1, 0) : 0;
 }
@@ -79,9 +76,7 @@ function helpInWorker(
 ): Promise<void> {
   // A small young generation: a worker's garbage is many small short-lived objects, and the
   // default one makes each worker's memory grow by tens of megabytes before it is collected.
-  const worker = new Worker(new URL(import.meta.url), {
-    argv: [SYNTAX_WORKER_ARG],
-    workerData: { role: ROLE },
+  const worker = new Worker(new URL('./syntax-worker.cjs', import.meta.url), {
     resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
   });
   const sent = new Map<number, IndexedJob[]>();
@@ -125,7 +120,8 @@ function helpInWorker(
   });
 }
 
-function serve(): void {
+/** What a worker thread does (worker.ts): checks the batches this thread sends it. */
+export function serve(): void {
   parentPort!.on('message', async ({ id, jobs, modules }: Request) => {
     try {
       if (modules) adoptModules(modules);
@@ -137,5 +133,3 @@ function serve(): void {
     }
   });
 }
-
-if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();

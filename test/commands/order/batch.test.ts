@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
-import { run } from '../../../src/main.js';
 import {
   journalRecords,
   lastEvents,
@@ -13,7 +12,7 @@ import {
   writeOrderLines,
 } from '../../helpers/batch.js';
 import { BIN, expectNoLeak, onTerminal, SHOP } from '../../helpers/cli.js';
-import { runInProcess, testContext } from '../../helpers/context.js';
+import { runInProcess } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
 import { unusedPort } from '../../helpers/servers.js';
@@ -65,28 +64,6 @@ describe('order create --input', () => {
     const orders = await e2e.orders();
     expect(orders).toHaveLength(996);
     expect(new Set(orders.map((o) => o.uuid)).size).toBe(996);
-  });
-
-  it('tells the process when its sending begins (ctx.heapFor), once; so does a bulk lookup, and no one-shot command', async () => {
-    await login();
-    const works: string[] = [];
-    const inProcess = async (...args: string[]) => {
-      const { ctx, stdout } = testContext({ env: e2e.env() });
-      ctx.heapFor = (work) => works.push(`${args.slice(0, 2).join(' ')}: ${work}`);
-      expect(await run(['node', 'payorder', ...args, '--env', 'sandbox', '-o', 'ndjson'], ctx)).toBe(0);
-      return stdout();
-    };
-    const created = recordsOf(await inProcess('order', 'create', '--input', writeLines(3)));
-    const ids = join(e2e.dir, 'ids.txt');
-    writeFileSync(ids, created.map((record) => `${record.order.uuid}\n`).join(''));
-    await inProcess('order', 'get', '--input', ids);
-    await inProcess('order', 'get', created[0].order.uuid);
-    await inProcess(
-      ...`order create --amount 1 --description one --success https://s.example/ok --fail https://s.example/ko`.split(
-        ' ',
-      ),
-    );
-    expect(works).toEqual(['order create: batch', 'order get: batch']);
   });
 
   it('CSV with a header, quoted commas, API column names and v2 cents', async () => {
