@@ -5,7 +5,7 @@
  * does the work.
  */
 import type { Command } from 'commander';
-import { conventions, examples, jsonOption, targetOptions } from '../cli/options.js';
+import { conventions, examples, insecureHttpOption, jsonOption, targetOptions } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { LoginFlags } from './login.run.js';
 
@@ -32,6 +32,7 @@ export function registerLogin(program: Command, ctx: Context): void {
     .option('--insecure-storage', 'store the client secret in the 0600 file, not in the OS keychain');
   jsonOption(command, 'print the login as JSON');
   targetOptions(command);
+  insecureHttpOption(command);
   conventions(command);
   examples(command, [
     ['log in to stage, asked for each value', 'payorder login --env stage'],
