@@ -58,7 +58,7 @@ export function checkCleartext(ctx: Context, use: AddressUse, allowed: InsecureH
   if (allowed === 'refused') {
     const https = use.url.replace(/^http:/i, 'https:');
     throw new CliError(
-      'usage',
+      'config',
       `${use.field}: ${use.env} needs https:// (http:// only to this machine: localhost, 127.0.0.0/8, ::1), or the client secret and tokens travel unencrypted`,
       {
         field: use.field,
