@@ -1,3 +1,4 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
@@ -6,6 +7,7 @@ import type { CachedToken } from '../../src/store/profile-data.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, createOrder, journal, routesReached, sandboxOrders } from '../helpers/sandbox.js';
+import { modeOf } from '../store/store-folder.js';
 
 const e2e = useE2E();
 const ttlMs = () => e2e.sb.sandbox.core.tokenTtlSeconds * 1000;
@@ -229,5 +231,36 @@ describe('a restarted service (a new signing key)', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('a client secret in a store others can read', () => {
+  const STORED = { environments: { sandbox: { credentials: SHOP } } };
+  const exposed = (by: string, mode: string) =>
+    `warning: the payorder store ${e2e.storeFile()} holds the client secret and is readable by ${by} (mode ${mode}): make it private (chmod 600 ${e2e.storeFile()}) and rotate the secret, which may have been read\n`;
+
+  it.each([
+    ['0644', '0755', 'others'],
+    ['0640', '0750', 'its group'],
+  ])(
+    'a %s store in a %s folder: the token request warns; payorder writes it back 0600',
+    async (shown, folder, by) => {
+      writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
+      chmodSync(e2e.storeFile(), Number.parseInt(shown, 8));
+      chmodSync(e2e.dir, Number.parseInt(folder, 8));
+      const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toBe(exposed(by, shown));
+      expect(modeOf(e2e.storeFile())).toBe('600');
+      expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+    },
+  );
+
+  it('no warning when the secret is not read from it: credentials from the variables', async () => {
+    writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
+    chmodSync(e2e.storeFile(), 0o644);
+    const result = await e2e.run(['token', '--env', 'sandbox'], { env: SHOP_ENV, printsToken: true });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
   });
 });
