@@ -47,6 +47,24 @@ export function accessOf(stats: Stats, { rootMayOwn }: { rootMayOwn: boolean }):
   return undefined;
 }
 
+/**
+ * Who besides its owner can read `file` inside `folder`: those its mode lets read it who may also
+ * pass through the folder (a 0644 file in a 0700 folder is read by no one else). Undefined when no one.
+ */
+export function readersOf(
+  file: Stats,
+  folder: Stats,
+): { by: 'others' | 'its group'; mode: string } | undefined {
+  if (!POSIX) return undefined;
+  const by =
+    file.mode & 0o004 && folder.mode & 0o001
+      ? 'others'
+      : file.mode & 0o040 && folder.mode & 0o010
+        ? 'its group'
+        : undefined;
+  return by && { by, mode: `${modeText(file)} in a folder of ${modeText(folder)}` };
+}
+
 /** A path as one shell word, so that a hint naming it can be pasted. */
 export const shellWord = (path: string) =>
   /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;

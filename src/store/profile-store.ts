@@ -22,7 +22,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../variables.js';
-import { accessOf, refusalOf } from './private-path.js';
+import { readersOf, refusalOf } from './private-path.js';
 import type { StoreData } from './profile-data.js';
 import { shapeProblem } from './profile-schema.js';
 import { brokenStore, storeIoError, wrongShape } from './store-errors.js';
@@ -35,7 +35,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
-/** Who besides its owner could read the store's file, and its mode. */
+/** Who besides its owner could read the store's file, and the modes of the file and its folder. */
 export interface Exposure {
   by: 'others' | 'its group';
   mode: string;
@@ -44,6 +44,8 @@ export interface Exposure {
 export class ProfileStore {
   #conf: Conf<StoreData> | undefined;
   #exposure: Exposure | undefined;
+  /** The folder's lstat when it was last checked: whether others may pass through it to the file. */
+  #folder: Stats | undefined;
 
   constructor(
     readonly dir: string,
@@ -150,6 +152,7 @@ export class ProfileStore {
     }
     const refusal = refusalOf('folder', this.dir, stats);
     if (refusal) throw refusal;
+    this.#folder = stats;
     return true;
   }
 
@@ -170,8 +173,7 @@ export class ProfileStore {
       const stats = fstatSync(fd);
       const refusal = refusalOf('file', this.path, stats);
       if (refusal) throw refusal;
-      const access = accessOf(stats, { rootMayOwn: false });
-      this.#exposure = access?.problem === 'readable' ? { by: access.by, mode: access.mode } : undefined;
+      this.#exposure = this.#folder && readersOf(stats, this.#folder);
       return readFileSync(fd, 'utf8');
     } catch (error) {
       throw storeIoError(error, 'file', this.path, 'read');

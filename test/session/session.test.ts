@@ -236,29 +236,41 @@ describe('a restarted service (a new signing key)', () => {
 
 describe('a client secret in a store others can read', () => {
   const STORED = { environments: { sandbox: { credentials: SHOP } } };
-  const exposed = (by: string, mode: string) =>
-    `warning: the payorder store ${e2e.storeFile()} holds the client secret and is readable by ${by} (mode ${mode}): make it private (chmod 600 ${e2e.storeFile()}) and rotate the secret, which may have been read\n`;
+  const exposed = (by: string, file: string, folder: string) =>
+    `warning: the payorder store ${e2e.storeFile()} holds the client secret and is readable by ${by} (mode ${file} in a folder of mode ${folder}): make it private (chmod 600 ${e2e.storeFile()}) and rotate the secret, which may have been read\n`;
+
+  /** A store holding SHOP's secret, with these modes. */
+  function exposedStore(file: string, folder: string) {
+    writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
+    chmodSync(e2e.storeFile(), Number.parseInt(file, 8));
+    chmodSync(e2e.dir, Number.parseInt(folder, 8));
+  }
 
   it.each([
     ['0644', '0755', 'others'],
     ['0640', '0750', 'its group'],
+    ['0644', '0710', 'its group'],
   ])(
     'a %s store in a %s folder: the token request warns; payorder writes it back 0600',
-    async (shown, folder, by) => {
-      writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
-      chmodSync(e2e.storeFile(), Number.parseInt(shown, 8));
-      chmodSync(e2e.dir, Number.parseInt(folder, 8));
+    async (file, folder, by) => {
+      exposedStore(file, folder);
       const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
       expect(result.exitCode, result.stderr).toBe(0);
-      expect(result.stderr).toBe(exposed(by, shown));
+      expect(result.stderr).toBe(exposed(by, file, folder));
       expect(modeOf(e2e.storeFile())).toBe('600');
       expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
     },
   );
 
+  it('a 0644 store in a 0700 folder is read by no one else: no warning', async () => {
+    exposedStore('0644', '0700');
+    const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
   it('no warning when the secret is not read from it: credentials from the variables', async () => {
-    writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
-    chmodSync(e2e.storeFile(), 0o644);
+    exposedStore('0644', '0755');
     const result = await e2e.run(['token', '--env', 'sandbox'], { env: SHOP_ENV, printsToken: true });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
