@@ -23,7 +23,10 @@ export function registerLogin(program: Command, ctx: Context): void {
     .option('--username <name>', 'account user name')
     .option('--client-id <id>', 'client id')
     .option('--client-secret-stdin', 'read the client secret id from stdin (first line)')
-    .option('--client-secret-file <file>', 'read the client secret id from a file (first line)')
+    .option(
+      '--client-secret-file <file>',
+      'read the client secret id from a file (first line): refused when others may write it, a warning when they may read it',
+    )
     .option('--auth-url <url>', 'store this auth base address for the environment and version (and profile)')
     .option(
       '--checkout-url <url>',
