@@ -177,7 +177,7 @@ function unusableToken(env: EnvName, refused: Extract<TokenReading, { ok: false 
     {
       status: 200,
       field: refused.field,
-      hint: 'check the auth address; --debug shows the answer with its values masked',
+      hint: 'check that the auth address is the token service of this environment',
     },
   );
 }

@@ -75,7 +75,8 @@ export const TOKEN_VALUE = /^[\x21-\x7e]+$/;
 
 /**
  * The longest lifetime payorder accepts for a token, in seconds: one year (the reference answer
- * shows one day). A larger one is no lifetime any service means, and far ones are not even dates.
+ * shows one day, and the sandbox's --token-ttl goes up to a year). No service means a longer one,
+ * and one far longer would put the expiry past the last date JavaScript can represent.
  */
 export const MAX_EXPIRES_IN = 31_536_000;
 
@@ -116,11 +117,10 @@ export function readTokenResponse(body: unknown): TokenReading {
     return { ok: false, field: 'body', rule: 'must be a JSON object' };
   const parsed = tokenResponseSchema.safeParse(body);
   if (!parsed.success) {
-    // The fields in the order the rules list them, so the first one broken is named.
+    // The first field in the order the rules list them, whatever order zod found them in.
     const broken = new Set(parsed.error.issues.map((issue) => issue.path[0]));
-    const field = (Object.keys(TOKEN_RESPONSE_RULES) as Array<keyof typeof TOKEN_RESPONSE_RULES>).find(
-      (name) => broken.has(name),
-    )!;
+    const fields = Object.keys(TOKEN_RESPONSE_RULES) as Array<keyof typeof TOKEN_RESPONSE_RULES>;
+    const field = fields.find((name) => broken.has(name)) ?? response.accessToken;
     return { ok: false, field, rule: TOKEN_RESPONSE_RULES[field] };
   }
   return {

@@ -33,7 +33,8 @@ const byWhom = (stats: Stats, otherBit: number, groupBit: number) =>
 
 /**
  * Who besides the user payorder runs as may own, change or read what `stats` describes; undefined
- * when no one. `rootMayOwn`: a file root owns is accepted (what root owns, root could read anyway).
+ * when no one. `rootMayOwn`: a file root owns is accepted (root can change any file anyway, so
+ * trusting it adds no one).
  */
 export function accessOf(stats: Stats, { rootMayOwn }: { rootMayOwn: boolean }): Access {
   if (!POSIX) return undefined;
