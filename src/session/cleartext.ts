@@ -5,6 +5,7 @@
  * http:// anyway says so with --allow-insecure-http or the config key of the same name, and is
  * warned each time such an address is used.
  */
+import type { Target } from '../api/service.js';
 import type { Context } from '../context.js';
 import type { EnvName } from '../contract/environments.js';
 import { parsedUrl } from '../contract/urls.js';
@@ -70,4 +71,22 @@ export function checkCleartext(ctx: Context, use: AddressUse, allowed: InsecureH
     ctx,
     `${use.field} is ${use.url}: ${use.env}'s client secret and tokens travel unencrypted (allowed by ${allowed})`,
   );
+}
+
+/**
+ * The last look before a session sends anything: whatever built `target`, neither address goes out
+ * in cleartext unless the user allowed it. Where the address came from was named (and an allowed
+ * one warned about) when the target was resolved; this only refuses.
+ */
+export function refuseCleartextTarget(ctx: Context, target: Target, data: StoreData): void {
+  if (insecureHttpOf(ctx, data) !== 'refused') return;
+  for (const [kind, url] of [
+    ['auth', target.authBase],
+    ['checkout', target.checkoutBase],
+  ] as const)
+    checkCleartext(
+      ctx,
+      { env: target.env, field: `the ${kind} address`, url, fix: (https) => `give ${https}` },
+      'refused',
+    );
 }

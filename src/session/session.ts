@@ -12,6 +12,7 @@ import { warn } from '../output/messages.js';
 import { shellWord } from '../store/private-path.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
+import { refuseCleartextTarget } from './cleartext.js';
 import { requireCredentials } from './credentials.js';
 import { cachedToken, rememberToken, usableUntil } from './token-cache.js';
 
@@ -120,9 +121,11 @@ export async function openSession(
   { credentials, interruptible = true }: SessionOptions = {},
 ): Promise<Session> {
   const store = await ctx.store();
+  const data = store.read();
+  refuseCleartextTarget(ctx, target, data);
   const found = credentials
     ? { credentials, secretIn: 'given' as const }
-    : requireCredentials(ctx, store.read(), target);
+    : requireCredentials(ctx, data, target);
   const chosen = found.credentials;
   const { username, clientId, clientSecretId } = chosen;
   // A secret from the keychain is not known yet: the token request masks it itself.

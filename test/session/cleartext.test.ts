@@ -7,10 +7,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { Target } from '../../src/api/service.js';
 import { parsedUrl } from '../../src/contract/urls.js';
 import { isCleartext, isLoopback } from '../../src/session/cleartext.js';
+import { openSession } from '../../src/session/session.js';
 import { cliFor, orderFlags, SHOP, tempDir } from '../helpers/cli.js';
+import { testContext } from '../helpers/context.js';
 import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { rejection } from '../helpers/refusal.js';
 import { OPAQUE_TOKEN_ANSWER, serveHttp } from '../helpers/servers.js';
 
 const e2e = useE2E();
@@ -215,6 +219,29 @@ describe('an address at the moment of use', () => {
     expect(result.stderr.split('\n')[0]).toBe(refusedLine(field, 'production'));
     expect(result.stderr).toContain(`hint: use https: ${fix};`);
     expect(proxy.asked).toEqual([]);
+  });
+});
+
+describe('a session, the last look before anything is sent', () => {
+  // Every command resolves its target through the checks above; a target built any other way is
+  // still refused here.
+  const target: Target = {
+    profile: 'default',
+    env: 'production',
+    version: 'v2',
+    authBase: 'https://auth.payments.example.com',
+    checkoutBase: 'http://pay.payments.example.com',
+  };
+
+  it('refuses a cleartext address of a target, unless the user allowed it', async () => {
+    const { ctx } = testContext({ env: { PAYORDER_CONFIG_DIR: tempDir() } });
+    const error = await rejection(() => openSession(ctx, target, { credentials: SHOP }));
+    expect([error.exitCode, error.message]).toEqual([
+      2,
+      refusedLine('the checkout address', 'production').slice(7),
+    ]);
+    ctx.flags.allowInsecureHttp = true;
+    expect((await openSession(ctx, target, { credentials: SHOP })).target).toEqual(target);
   });
 });
 
