@@ -36,6 +36,8 @@ export interface Flags {
   json: boolean;
   /** False with --no-input or without a TTY on stdin: never prompt. */
   interactive: boolean;
+  /** --allow-insecure-http: http:// addresses for production and stage (session/cleartext.ts). */
+  allowInsecureHttp: boolean;
 }
 
 export interface ClientOptions {
@@ -120,7 +122,7 @@ export function buildContext({
     env,
     clock: clock ?? clockFrom(env),
     sleep: sleep ?? ((ms, abort) => delay(ms, undefined, { signal: abort })),
-    flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY },
+    flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY, allowInsecureHttp: false },
     signal,
     forced: forced ?? new AbortController().signal,
     store() {

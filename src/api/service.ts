@@ -10,6 +10,7 @@ import {
   type Credentials,
   type IssuedToken,
   readTokenResponse,
+  type TokenReading,
   tokenRequestBody,
 } from '../contract/token.js';
 import { type ApiVersion, joinUrl, PATHS } from '../contract/versions.js';
@@ -77,9 +78,9 @@ export class ServiceClient {
     );
     const body = parseBody(answer);
     if (answer.status === 200) {
-      const token = readTokenResponse(body);
-      if (token) return token;
-      throw unexpected(answer, 'the token service answered 200 without a usable access_token', 'rejected');
+      const reading = readTokenResponse(body);
+      if (reading.ok) return reading.token;
+      throw unusableToken(env, reading);
     }
     const entry = matchCatalog('token', answer.status, body);
     throw entry
@@ -178,6 +179,23 @@ function parseBody(answer: Answer): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A 200 token answer that breaks a rule, named by its field and the rule. Never with the body or a
+ * value: under whatever name, a value of a token answer may be the token.
+ */
+function unusableToken(env: EnvName, refused: Extract<TokenReading, { ok: false }>): CliError {
+  const field = refused.field === 'body' ? 'its body' : refused.field;
+  return new CliError(
+    'rejected',
+    `the token service on ${env} answered 200 with an unusable token: ${field} ${refused.rule}; nothing was stored`,
+    {
+      status: 200,
+      field: refused.field,
+      hint: 'check that the auth address is the token service of this environment',
+    },
+  );
 }
 
 function unexpected(

@@ -160,6 +160,17 @@ export function conventions(command: Command): Command {
     .option('--no-color', 'no colors (also NO_COLOR=1 or TERM=dumb)');
 }
 
+/**
+ * --allow-insecure-http, for the commands that send to or store a service address: allows http://
+ * addresses for production and stage, with a warning each time (session/cleartext.ts).
+ */
+export function insecureHttpOption(command: Command): Command {
+  return command.option(
+    '--allow-insecure-http',
+    'allow http:// addresses for production and stage: the secret and tokens travel unencrypted (warned each time)',
+  );
+}
+
 /** Appends an "Examples:" section to a command's help. */
 export function examples(command: Command, list: Array<[string, string]>): Command {
   const lines = list.map(([what, cmd]) => `  # ${what}\n  $ ${cmd}`);

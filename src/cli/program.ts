@@ -89,11 +89,13 @@ export function buildProgram(ctx: Context): Command {
       input?: boolean;
       color?: boolean;
       output?: string;
+      allowInsecureHttp?: boolean;
     };
     ctx.flags.debug = Boolean(options.debug) || debugFromEnv(ctx.env);
     ctx.flags.quiet = Boolean(options.quiet);
     ctx.flags.json = Boolean(options.json) || options.output === 'json';
     ctx.flags.interactive = options.input !== false && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+    ctx.flags.allowInsecureHttp = Boolean(options.allowInsecureHttp);
     if (options.color === false) {
       ctx.io.colorOut = false;
       ctx.io.colorErr = false;

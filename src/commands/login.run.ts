@@ -3,9 +3,9 @@
  * prompts), prove them with a real token request through the session, and store them with the
  * token only when that succeeds: the secret in the OS keychain when one answers, else in the file.
  */
-import { readFile } from 'node:fs/promises';
 import type { Target } from '../api/service.js';
 import { readAll } from '../cli/read-all.js';
+import { readSecretFile } from '../cli/secret-file.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { checkBaseUrl } from '../contract/urls.js';
@@ -113,16 +113,7 @@ async function readSecret(options: LoginOptions, ctx: Context): Promise<string |
       });
     return value;
   }
-  if (secret.from === 'file') {
-    try {
-      return firstLine(await readFile(secret.path, 'utf8')) || undefined;
-    } catch (error) {
-      throw usageError(
-        `--client-secret-file: cannot read ${secret.path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        { field: '--client-secret-file' },
-      );
-    }
-  }
+  if (secret.from === 'file') return firstLine(await readSecretFile(ctx, secret.path)) || undefined;
   return ctx.env.PAYORDER_CLIENT_SECRET_ID || undefined;
 }
 

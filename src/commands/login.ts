@@ -5,7 +5,7 @@
  * does the work.
  */
 import type { Command } from 'commander';
-import { conventions, examples, jsonOption, targetOptions } from '../cli/options.js';
+import { conventions, examples, insecureHttpOption, jsonOption, targetOptions } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { LoginFlags } from './login.run.js';
 
@@ -23,7 +23,10 @@ export function registerLogin(program: Command, ctx: Context): void {
     .option('--username <name>', 'account user name')
     .option('--client-id <id>', 'client id')
     .option('--client-secret-stdin', 'read the client secret id from stdin (first line)')
-    .option('--client-secret-file <file>', 'read the client secret id from a file (first line)')
+    .option(
+      '--client-secret-file <file>',
+      'read the client secret id from a file (first line): refused when others may write it, a warning when they may read it',
+    )
     .option('--auth-url <url>', 'store this auth base address for the environment and version (and profile)')
     .option(
       '--checkout-url <url>',
@@ -32,6 +35,7 @@ export function registerLogin(program: Command, ctx: Context): void {
     .option('--insecure-storage', 'store the client secret in the 0600 file, not in the OS keychain');
   jsonOption(command, 'print the login as JSON');
   targetOptions(command);
+  insecureHttpOption(command);
   conventions(command);
   examples(command, [
     ['log in to stage, asked for each value', 'payorder login --env stage'],

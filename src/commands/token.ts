@@ -3,7 +3,7 @@
  * declares the command; token.run.ts does the work.
  */
 import type { Command } from 'commander';
-import { conventions, examples, targetOptions } from '../cli/options.js';
+import { conventions, examples, insecureHttpOption, targetOptions } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { TargetFlags } from '../session/target.js';
 
@@ -15,6 +15,7 @@ export function registerToken(program: Command, ctx: Context): void {
       'Print a valid access token (renewed from the stored credentials when needed), for scripts and curl.',
     );
   targetOptions(command);
+  insecureHttpOption(command);
   conventions(command);
   examples(command, [
     [

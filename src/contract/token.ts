@@ -66,9 +66,30 @@ export function readTokenRequest(version: ApiVersion, body: unknown): TokenReque
 
 const response = TOKEN_RESPONSE_FIELDS;
 
+/**
+ * What payorder accepts as a token: visible ASCII without spaces, as a JWT is. A token goes into an
+ * Authorization header on every request, so one with a line break or a control character would be
+ * cached and then break every command (or carry a second header).
+ */
+export const TOKEN_VALUE = /^[\x21-\x7e]+$/;
+
+/**
+ * The longest lifetime payorder accepts for a token, in seconds: one year (the reference answer
+ * shows one day, and the sandbox's --token-ttl goes up to a year). No service means a longer one,
+ * and one far longer would put the expiry past the last date JavaScript can represent.
+ */
+export const MAX_EXPIRES_IN = 31_536_000;
+
+/** Each field's rule, as a refusal states it: never with the value, which may be the token itself. */
+export const TOKEN_RESPONSE_RULES = {
+  [response.accessToken]: 'must be a non-empty string of visible ASCII characters without spaces',
+  [response.expiresIn]: `must be a whole number of seconds from 1 to ${MAX_EXPIRES_IN} (one year)`,
+  [response.tokenType]: 'must be a string',
+} as const;
+
 export const tokenResponseSchema = z.object({
-  [response.accessToken]: z.string().check(z.minLength(1)),
-  [response.expiresIn]: z.number().check(z.positive()),
+  [response.accessToken]: z.string().check(z.regex(TOKEN_VALUE)),
+  [response.expiresIn]: z.int().check(z.positive(), z.lte(MAX_EXPIRES_IN)),
   [response.tokenType]: z.string(),
 });
 
@@ -78,6 +99,11 @@ export interface IssuedToken {
   tokenType: string;
 }
 
+/** A token answer read: the token, or the first field that breaks its rule. */
+export type TokenReading =
+  | { ok: true; token: IssuedToken }
+  | { ok: false; field: keyof typeof TOKEN_RESPONSE_RULES | 'body'; rule: string };
+
 export function tokenResponseBody(token: IssuedToken) {
   return {
     [response.accessToken]: token.accessToken,
@@ -86,12 +112,23 @@ export function tokenResponseBody(token: IssuedToken) {
   };
 }
 
-export function readTokenResponse(body: unknown): IssuedToken | undefined {
+export function readTokenResponse(body: unknown): TokenReading {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, field: 'body', rule: 'must be a JSON object' };
   const parsed = tokenResponseSchema.safeParse(body);
-  if (!parsed.success) return undefined;
+  if (!parsed.success) {
+    // The first field in the order the rules list them, whatever order zod found them in.
+    const broken = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+    const fields = Object.keys(TOKEN_RESPONSE_RULES) as Array<keyof typeof TOKEN_RESPONSE_RULES>;
+    const field = fields.find((name) => broken.has(name)) ?? response.accessToken;
+    return { ok: false, field, rule: TOKEN_RESPONSE_RULES[field] };
+  }
   return {
-    accessToken: parsed.data[response.accessToken],
-    expiresIn: parsed.data[response.expiresIn],
-    tokenType: parsed.data[response.tokenType],
+    ok: true,
+    token: {
+      accessToken: parsed.data[response.accessToken],
+      expiresIn: parsed.data[response.expiresIn],
+      tokenType: parsed.data[response.tokenType],
+    },
   };
 }

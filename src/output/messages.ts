@@ -18,7 +18,11 @@ export function note(ctx: Context, text: string): void {
 
 /** A warning; silenced by --quiet. */
 export function warn(ctx: Context, text: string): void {
-  if (ctx.flags.quiet) return;
+  if (!ctx.flags.quiet) warnEvenQuiet(ctx, text);
+}
+
+/** A warning --quiet does not silence: a risk the user chose, told each time it is taken. */
+export function warnEvenQuiet(ctx: Context, text: string): void {
   ctx.io.stderr.write(`${painter(ctx.io.colorErr).yellow('warning:')} ${escapeControl(text)}\n`);
 }
 

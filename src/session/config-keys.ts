@@ -8,8 +8,9 @@ import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 import { addressesOf, DEFAULT_PROFILE, type StoreData } from '../store/profile-data.js';
+import { ALLOW_INSECURE_HTTP } from './cleartext.js';
 
-export interface ConfigKey {
+interface KeyRule {
   key: string;
   description: string;
   get(data: StoreData): string | undefined;
@@ -17,6 +18,12 @@ export interface ConfigKey {
   /** Checks and normalizes a value; throws a usage error naming the key and the rule. */
   check(value: string): string;
 }
+
+/**
+ * A config key: a setting, or a service address of an environment (whose value `config set` also
+ * holds to the cleartext rule of that environment, session/cleartext.ts).
+ */
+export type ConfigKey = (KeyRule & { kind: 'setting' }) | (KeyRule & { kind: 'address'; env: EnvName });
 
 function oneOf<T extends string>(key: string, choices: readonly T[], value: string): T {
   const lower = value.toLowerCase();
@@ -29,6 +36,7 @@ const defaults = (data: StoreData) => (data.defaults ??= {});
 
 const DEFAULT_KEYS: ConfigKey[] = [
   {
+    kind: 'setting',
     key: 'default-env',
     description: 'environment used when neither --env nor PAYORDER_ENV is given (never production)',
     get: (data) => data.defaults?.env,
@@ -46,6 +54,7 @@ const DEFAULT_KEYS: ConfigKey[] = [
     },
   },
   {
+    kind: 'setting',
     key: 'default-api',
     description: 'API version used when neither --api, PAYORDER_API nor the login chose one',
     get: (data) => data.defaults?.api,
@@ -55,6 +64,7 @@ const DEFAULT_KEYS: ConfigKey[] = [
     check: (value) => oneOf('default-api', API_VERSIONS, value),
   },
   {
+    kind: 'setting',
     key: 'default-output',
     description: 'output format when neither --json nor -o is given',
     get: (data) => data.defaults?.output,
@@ -70,6 +80,8 @@ const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
     (['auth', 'checkout'] as const).map((kind) => {
       const key = `${env}.${version}.${kind}-url`;
       return {
+        kind: 'address' as const,
+        env,
         key,
         description: `base address of the ${kind === 'auth' ? 'token' : 'order'} service for ${env} ${version} (payorder appends ${version === 'v1' ? '/1' : '/v2/api'})`,
         get: (data: StoreData) => data.environments?.[env]?.addresses?.[version]?.[kind],
@@ -84,7 +96,20 @@ const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
   ),
 );
 
-export const CONFIG_KEYS: readonly ConfigKey[] = [...DEFAULT_KEYS, ...ADDRESS_KEYS];
+const INSECURE_HTTP_KEY: ConfigKey = {
+  kind: 'setting',
+  key: ALLOW_INSECURE_HTTP,
+  description:
+    'true: production and stage may use http:// addresses (the secret and tokens unencrypted, warned each time)',
+  get: (data) => (data.allowInsecureHttp === undefined ? undefined : String(data.allowInsecureHttp)),
+  set: (data, value) => {
+    if (value === undefined) delete data.allowInsecureHttp;
+    else data.allowInsecureHttp = value === 'true';
+  },
+  check: (value) => oneOf(ALLOW_INSECURE_HTTP, ['true', 'false'], value),
+};
+
+export const CONFIG_KEYS: readonly ConfigKey[] = [...DEFAULT_KEYS, ...ADDRESS_KEYS, INSECURE_HTTP_KEY];
 
 export function findConfigKey(key: string): ConfigKey | undefined {
   const [env, ...rest] = key.split('.');

@@ -8,8 +8,11 @@ import { type ServiceClient, type Target, TOKEN_REFUSED } from '../api/service.j
 import type { Context } from '../context.js';
 import type { Account, Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
+import { warn } from '../output/messages.js';
+import { shellWord } from '../store/private-path.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
+import { refuseCleartextTarget } from './cleartext.js';
 import { requireCredentials } from './credentials.js';
 import { cachedToken, rememberToken, usableUntil } from './token-cache.js';
 
@@ -118,7 +121,12 @@ export async function openSession(
   { credentials, interruptible = true }: SessionOptions = {},
 ): Promise<Session> {
   const store = await ctx.store();
-  const chosen = credentials ?? requireCredentials(ctx, store.read(), target).credentials;
+  const data = store.read();
+  refuseCleartextTarget(ctx, target, data);
+  const found = credentials
+    ? { credentials, secretIn: 'given' as const }
+    : requireCredentials(ctx, data, target);
+  const chosen = found.credentials;
   const { username, clientId, clientSecretId } = chosen;
   // A secret from the keychain is not known yet: the token request masks it itself.
   const client = await ctx.client(target, {
@@ -127,6 +135,19 @@ export async function openSession(
   });
   // The secret is read only when a token must be requested: a cached token never loads the
   // secret's storage (the keychain code) at all.
-  const secret = async () => (await import('./secret-storage.js')).storedSecret(ctx, target, chosen);
+  const secret = async () => {
+    if (found.secretIn === 'file') warnIfExposed(ctx, store);
+    return (await import('./secret-storage.js')).storedSecret(ctx, target, chosen);
+  };
   return new Session(ctx, store, client, { username, clientId }, secret);
+}
+
+/** Said each time a client secret is read from a store file others can read: it may have been read. */
+function warnIfExposed(ctx: Context, store: ProfileStore): void {
+  const exposure = store.exposure;
+  if (!exposure) return;
+  warn(
+    ctx,
+    `the payorder store ${store.path} holds the client secret and is readable by ${exposure.by} (${exposure.mode}): make it private (chmod 600 ${shellWord(store.path)}) and rotate the secret, which may have been read`,
+  );
 }

@@ -27,6 +27,7 @@ import {
   type StoreData,
   storedEnvironment,
 } from '../store/profile-data.js';
+import { checkCleartext, insecureHttpOf } from './cleartext.js';
 
 export interface TargetFlags {
   env?: string;
@@ -102,6 +103,8 @@ export type AddressKind = 'auth' | 'checkout';
 export interface ResolvedAddress {
   url: string;
   from: string;
+  /** What the user would run or set to give `url` instead, where the address came from. */
+  fix: (url: string) => string;
 }
 
 /**
@@ -118,17 +121,30 @@ export function findAddress(
 ): ResolvedAddress | undefined {
   const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
   const override = ctx.env[variable];
-  if (override) return { url: override, from: variable };
+  if (override) return { url: override, from: variable, fix: (url) => `${variable}=${url}` };
   // A profile's own addresses are a pair: a token goes only where its own auth address belongs, so
   // a profile with an address of its own never borrows the other one from the default profile.
   const ownPair = ownAddresses(data, { profile, env }, version);
   if (ownPair?.auth || ownPair?.checkout) {
     const own = ownPair[kind];
-    return own ? { url: own, from: `the ${kind} address of profile ${profile}` } : undefined;
+    return own
+      ? {
+          url: own,
+          from: `the ${kind} address of profile ${profile}`,
+          fix: (url) => `payorder login --env ${env} --profile ${profile} --${kind}-url ${url}`,
+        }
+      : undefined;
   }
   const shared = storedEnvironment(data, { profile: DEFAULT_PROFILE, env })?.addresses?.[version]?.[kind];
-  if (shared) return { url: shared, from: configKey(env, version, kind) };
-  return env === 'sandbox' ? { url: SANDBOX_DEFAULT_URL, from: 'the sandbox default' } : undefined;
+  const key = configKey(env, version, kind);
+  if (shared) return { url: shared, from: key, fix: (url) => `payorder config set ${key} ${url}` };
+  return env === 'sandbox'
+    ? {
+        url: SANDBOX_DEFAULT_URL,
+        from: 'the sandbox default',
+        fix: (url) => `payorder config set ${key} ${url}`,
+      }
+    : undefined;
 }
 
 /** The address alone (status shows it as it is configured). */
@@ -160,12 +176,19 @@ export function resolveTarget(
   const env = resolveEnv(ctx, flags, data);
   const version = resolveVersion(ctx, flags, data, env);
   checkSunset(ctx, version);
+  const insecureHttp = insecureHttpOf(ctx, data);
   const address = (kind: AddressKind) => {
     const fromCommand = given[kind];
-    if (fromCommand) return fromCommand;
-    // Every address is checked where it is used, naming where it came from.
-    const found = findAddress(ctx, data, env, version, kind, profile);
-    if (found) return checkBaseUrl(found.from, found.url);
+    const found: ResolvedAddress | undefined = fromCommand
+      ? { url: fromCommand, from: `--${kind}-url`, fix: (url) => `--${kind}-url ${url}` }
+      : findAddress(ctx, data, env, version, kind, profile);
+    if (found) {
+      // Every address is checked where it is used, naming where it came from: a stored one may
+      // have been written by hand or by an older payorder.
+      const url = fromCommand ?? checkBaseUrl(found.from, found.url);
+      checkCleartext(ctx, { env, field: found.from, url, fix: found.fix }, insecureHttp);
+      return url;
+    }
     const variable = kind === 'auth' ? 'PAYORDER_AUTH_URL' : 'PAYORDER_CHECKOUT_URL';
     if (ownAddresses(data, { profile, env }, version))
       throw new CliError(

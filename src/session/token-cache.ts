@@ -7,7 +7,7 @@
  * token service that issued it.
  */
 import type { Target } from '../api/service.js';
-import type { Account, IssuedToken } from '../contract/token.js';
+import { type Account, type IssuedToken, TOKEN_VALUE } from '../contract/token.js';
 import { type CachedToken, environmentOf, type StoreData, storedEnvironment } from '../store/profile-data.js';
 
 /** Renew this long before the service's expiry, so a token never dies in flight. */
@@ -35,17 +35,28 @@ export function isUsable(token: CachedToken | undefined, now: Date): token is Ca
 /** Until when (ms since the epoch) a cached token may be sent. */
 export const usableUntil = (token: CachedToken): number => Date.parse(token.expiresAt) - RENEW_EARLY_MS;
 
+/**
+ * Whether a stored entry is a token payorder could send. An older payorder cached whatever the
+ * service answered: a token with a line break in it would break every request that carries it, so
+ * such an entry counts as no token and is replaced by the next renewal.
+ */
+const isSendable = (token: CachedToken | undefined): token is CachedToken =>
+  token !== undefined &&
+  typeof token.accessToken === 'string' &&
+  TOKEN_VALUE.test(token.accessToken) &&
+  typeof token.expiresAt === 'string' &&
+  !Number.isNaN(Date.parse(token.expiresAt));
+
 /** The cached token for this target and these credentials, usable or not. */
 export function cachedToken(data: StoreData, target: Target, credentials: Account): CachedToken | undefined {
   const token = storedEnvironment(data, target)?.tokens?.[tokenKey(target, credentials)];
-  return token && typeof token.accessToken === 'string' && typeof token.expiresAt === 'string'
-    ? token
-    : undefined;
+  return isSendable(token) ? token : undefined;
 }
 
 /**
  * Writes a newly issued token into `data` (inside a store update) and returns it. Tokens that have
- * expired are dropped on the way, so the cache stays as small as the set of live logins.
+ * expired, or that could not be sent, are dropped on the way, so the cache stays as small as the set
+ * of live logins.
  */
 export function rememberToken(
   data: StoreData,
@@ -57,7 +68,7 @@ export function rememberToken(
   const stored = environmentOf(data, target);
   const tokens: Record<string, CachedToken> = {};
   for (const [key, token] of Object.entries(stored.tokens ?? {}))
-    if (token && Date.parse(token.expiresAt) > now.getTime()) tokens[key] = token;
+    if (isSendable(token) && Date.parse(token.expiresAt) > now.getTime()) tokens[key] = token;
   const token: CachedToken = {
     accessToken: issued.accessToken,
     expiresAt: new Date(now.getTime() + issued.expiresIn * 1000).toISOString(),

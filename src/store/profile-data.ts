@@ -57,6 +57,8 @@ export interface StoreData extends ProfileData {
   defaults?: { env?: EnvName; api?: ApiVersion; output?: OutputFormat };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;
+  /** `config set allow-insecure-http true`: http:// addresses for production and stage, with a warning. */
+  allowInsecureHttp?: boolean;
 }
 
 /** The profile used when none is named. */

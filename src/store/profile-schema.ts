@@ -49,6 +49,7 @@ const storeSchema = z.object({
   ),
   environments,
   profiles: z.optional(z.record(profileName, z.object({ environments }))),
+  allowInsecureHttp: z.optional(z.boolean()),
 });
 
 /** What is wrong with a parsed store, in one line ("environments.stage.credentials.clientId is missing"); undefined if nothing. */
@@ -69,7 +70,12 @@ function describeIssue(issue: Issue, data: unknown): string {
   if (value === undefined && issue.path.length > 0) return `${where} is missing`;
   switch (issue.code) {
     case 'invalid_type': {
-      const expected = issue.expected === 'string' ? 'a string' : 'an object';
+      const expected =
+        issue.expected === 'string'
+          ? 'a string'
+          : issue.expected === 'boolean'
+            ? 'true or false'
+            : 'an object';
       return `${where} must be ${expected}, not ${kindOf(value)}`;
     }
     case 'invalid_value':

@@ -22,7 +22,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../variables.js';
-import { refusalOf } from './private-path.js';
+import { readersOf, refusalOf } from './private-path.js';
 import type { StoreData } from './profile-data.js';
 import { shapeProblem } from './profile-schema.js';
 import { brokenStore, storeIoError, wrongShape } from './store-errors.js';
@@ -35,8 +35,17 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
+/** Who besides its owner could read the store's file, and the modes of the file and its folder. */
+export interface Exposure {
+  by: 'others' | 'its group';
+  mode: string;
+}
+
 export class ProfileStore {
   #conf: Conf<StoreData> | undefined;
+  #exposure: Exposure | undefined;
+  /** The folder's lstat when it was last checked: whether others may pass through it to the file. */
+  #folder: Stats | undefined;
 
   constructor(
     readonly dir: string,
@@ -61,6 +70,14 @@ export class ProfileStore {
     const problem = shapeProblem(data);
     if (problem) throw wrongShape(this.path, problem);
     return data as StoreData;
+  }
+
+  /**
+   * Who besides its owner could read the file when it was last read (a file payorder did not write:
+   * its own writes are 0600), or undefined. A client secret in such a file may have been read.
+   */
+  get exposure(): Exposure | undefined {
+    return this.#exposure;
   }
 
   /**
@@ -135,6 +152,7 @@ export class ProfileStore {
     }
     const refusal = refusalOf('folder', this.dir, stats);
     if (refusal) throw refusal;
+    this.#folder = stats;
     return true;
   }
 
@@ -152,8 +170,10 @@ export class ProfileStore {
       throw refusal ?? storeIoError(error, 'file', this.path, 'read');
     }
     try {
-      const refusal = refusalOf('file', this.path, fstatSync(fd));
+      const stats = fstatSync(fd);
+      const refusal = refusalOf('file', this.path, stats);
       if (refusal) throw refusal;
+      this.#exposure = this.#folder && readersOf(stats, this.#folder);
       return readFileSync(fd, 'utf8');
     } catch (error) {
       throw storeIoError(error, 'file', this.path, 'read');

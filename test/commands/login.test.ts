@@ -366,13 +366,62 @@ describe('login against a token service that issues opaque tokens', () => {
     expect(tokens.map((t) => t.accessToken)).toEqual([OPAQUE_TOKEN]);
   });
 
-  // A 200 token answer payorder cannot use is reported with an excerpt of its body: the excerpt masks
-  // the secret fields (access_token), not only JWT-shaped strings, so the issued token never shows.
-  it('a 200 answer with an unusable token: the error does not show the token', async () => {
-    const env = await tokenService({ ...OPAQUE_TOKEN_ANSWER, expires_in: '3600' });
-    const result = await e2e.run(['login', '--env', 'sandbox'], { env: { ...SHOP_ENV, ...env } });
+  // A 200 token answer payorder cannot use is refused naming the field and its rule, never with the
+  // body: whatever it holds, under any name, may be the token.
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      'expires_in as a string',
+      { ...OPAQUE_TOKEN_ANSWER, expires_in: '3600' },
+      'expires_in must be a whole number of seconds from 1 to 31536000 (one year)',
+    ],
+    [
+      'the token under another name',
+      { token: OPAQUE_TOKEN, expires_in: 3600, token_type: 'Bearer' },
+      'access_token must be a non-empty string of visible ASCII characters without spaces',
+    ],
+    [
+      'a token with a line break',
+      { ...OPAQUE_TOKEN_ANSWER, access_token: `${OPAQUE_TOKEN}\r\nX-Injected: 1` },
+      'access_token must be',
+    ],
+    [
+      'a token with a space',
+      { ...OPAQUE_TOKEN_ANSWER, access_token: `Bearer ${OPAQUE_TOKEN}` },
+      'access_token must be',
+    ],
+    ['an empty token', { ...OPAQUE_TOKEN_ANSWER, access_token: '' }, 'access_token must be'],
+    ['a lifetime of 1e15 seconds', { ...OPAQUE_TOKEN_ANSWER, expires_in: 1e15 }, 'expires_in must be'],
+    ['a lifetime over a year', { ...OPAQUE_TOKEN_ANSWER, expires_in: 31_536_001 }, 'expires_in must be'],
+    ['a fractional lifetime', { ...OPAQUE_TOKEN_ANSWER, expires_in: 1.5 }, 'expires_in must be'],
+    ['no lifetime', { ...OPAQUE_TOKEN_ANSWER, expires_in: 0 }, 'expires_in must be'],
+  ])(
+    'a 200 answer with %s: exit 1 naming the field and the rule, never the token; nothing stored',
+    async (_, body, rule) => {
+      const env = await tokenService(body);
+      const result = await e2e.run(['login', '--env', 'sandbox'], { env: { ...SHOP_ENV, ...env } });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      const [line, hint, rest] = result.stderr.split('\n');
+      expect(line).toContain(
+        `error: the token service on sandbox answered 200 with an unusable token: ${rule}`,
+      );
+      expect(hint).toMatch(/^hint: /);
+      expect(rest).toBe('');
+      expect(result.stderr).not.toContain(OPAQUE_TOKEN);
+      expect(storeExists()).toBe(false);
+    },
+  );
+
+  it('a 200 answer that is no JSON object is refused the same way, without its text', async () => {
+    const url = await serveHttp((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(OPAQUE_TOKEN);
+    });
+    const result = await e2e.run(['login', '--env', 'sandbox'], {
+      env: { ...SHOP_ENV, PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
+    });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('without a usable access_token');
+    expect(result.stderr).toContain('answered 200 with an unusable token: its body must be a JSON object');
     expect(result.stderr).not.toContain(OPAQUE_TOKEN);
   });
 });

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SECRET, SHOP } from '../helpers/cli.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
@@ -28,6 +29,27 @@ describe('payorder token', () => {
       ok: true,
       claims: { sub: SHOP.username, client_id: SHOP.clientId, exp: expect.any(Number) },
     });
+  });
+});
+
+describe('a cached token payorder could not send', () => {
+  // An older payorder cached whatever the token service answered; such a token in an Authorization
+  // header would make every command fail.
+  it.each([
+    ['a line break', (token: string) => `${token}\r\nX-Injected: 1`],
+    ['a space', (token: string) => `${token} x`],
+  ])('one with %s counts as none: a new token is requested, cached and used', async (_, spoil) => {
+    await e2e.login();
+    const data = e2e.store();
+    const entry = Object.values(data.environments?.sandbox?.tokens ?? {})[0]!;
+    entry.accessToken = spoil(entry.accessToken);
+    writeFileSync(e2e.storeFile(), JSON.stringify(data), { mode: 0o600 });
+
+    const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`${cached('v2').accessToken}\n`);
+    expect(await journal(e2e.sb.url, 'token')).toHaveLength(2);
   });
 });
 

@@ -1,3 +1,4 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
@@ -6,6 +7,7 @@ import type { CachedToken } from '../../src/store/profile-data.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, createOrder, journal, routesReached, sandboxOrders } from '../helpers/sandbox.js';
+import { modeOf } from '../store/store-folder.js';
 
 const e2e = useE2E();
 const ttlMs = () => e2e.sb.sandbox.core.tokenTtlSeconds * 1000;
@@ -229,5 +231,48 @@ describe('a restarted service (a new signing key)', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('a client secret in a store others can read', () => {
+  const STORED = { environments: { sandbox: { credentials: SHOP } } };
+  const exposed = (by: string, file: string, folder: string) =>
+    `warning: the payorder store ${e2e.storeFile()} holds the client secret and is readable by ${by} (mode ${file} in a folder of mode ${folder}): make it private (chmod 600 ${e2e.storeFile()}) and rotate the secret, which may have been read\n`;
+
+  /** A store holding SHOP's secret, with these modes. */
+  function exposedStore(file: string, folder: string) {
+    writeFileSync(e2e.storeFile(), JSON.stringify(STORED));
+    chmodSync(e2e.storeFile(), Number.parseInt(file, 8));
+    chmodSync(e2e.dir, Number.parseInt(folder, 8));
+  }
+
+  it.each([
+    ['0644', '0755', 'others'],
+    ['0640', '0750', 'its group'],
+    ['0644', '0710', 'its group'],
+  ])(
+    'a %s store in a %s folder: the token request warns; payorder writes it back 0600',
+    async (file, folder, by) => {
+      exposedStore(file, folder);
+      const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toBe(exposed(by, file, folder));
+      expect(modeOf(e2e.storeFile())).toBe('600');
+      expect(await journal(e2e.sb.url, 'token')).toHaveLength(1);
+    },
+  );
+
+  it('a 0644 store in a 0700 folder is read by no one else: no warning', async () => {
+    exposedStore('0644', '0700');
+    const result = await e2e.run(['token', '--env', 'sandbox'], { printsToken: true });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
+  it('no warning when the secret is not read from it: credentials from the variables', async () => {
+    exposedStore('0644', '0755');
+    const result = await e2e.run(['token', '--env', 'sandbox'], { env: SHOP_ENV, printsToken: true });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
   });
 });

@@ -64,6 +64,22 @@ describe('tokenKey and cachedToken', () => {
     expect(cachedToken(data, other, TEST_ACCOUNT)?.accessToken).toBe('second');
   });
 
+  it.each([
+    ['a line break', { accessToken: 'abc\r\nX-Injected: 1', expiresAt: '2026-06-02T12:00:00.000Z' }],
+    ['a space', { accessToken: 'abc def', expiresAt: '2026-06-02T12:00:00.000Z' }],
+    ['an empty token', { accessToken: '', expiresAt: '2026-06-02T12:00:00.000Z' }],
+    ['an expiry that is no date', { accessToken: 'abc', expiresAt: 'Invalid Date' }],
+  ])('ignores an entry with %s, and the next renewal drops it', (_, entry) => {
+    const data = {
+      environments: {
+        stage: { tokens: { [tokenKey(TARGET, TEST_ACCOUNT)]: entry, 'v1 other': entry } },
+      },
+    } as unknown as StoreData;
+    expect(cachedToken(data, TARGET, TEST_ACCOUNT)).toBeUndefined();
+    const token = rememberToken(data, TARGET, TEST_ACCOUNT, issued('new'), NOW);
+    expect(data.environments?.stage?.tokens).toEqual({ [tokenKey(TARGET, TEST_ACCOUNT)]: token });
+  });
+
   it('ignores an entry without an access token or expiry', () => {
     const data = {
       environments: { stage: { tokens: { [tokenKey(TARGET, TEST_ACCOUNT)]: { accessToken: 'x' } } } },

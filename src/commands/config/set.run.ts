@@ -1,6 +1,10 @@
-/** `payorder config set KEY VALUE`, the work: the value is checked by the key's rule, then stored. */
+/**
+ * `payorder config set KEY VALUE`, the work: the value is checked by the key's rule (an address also
+ * by its environment's cleartext rule), then stored.
+ */
 import type { Context } from '../../context.js';
 import { note } from '../../output/messages.js';
+import { checkCleartext, insecureHttpOf } from '../../session/cleartext.js';
 import type { ConfigKey } from '../../session/config-keys.js';
 import { configKeyOrFail } from './key.js';
 
@@ -15,7 +19,18 @@ export function parseConfigSetOptions(key: string, value: string): ConfigSetOpti
 }
 
 export async function runConfigSet(options: ConfigSetOptions, ctx: Context): Promise<ConfigSetOptions> {
-  await (await ctx.store()).update((data) => options.key.set(data, options.value));
+  const { key, value } = options;
+  const store = await ctx.store();
+  if (key.kind === 'address') {
+    const use = {
+      env: key.env,
+      field: key.key,
+      url: value,
+      fix: (https: string) => `payorder config set ${key.key} ${https}`,
+    };
+    checkCleartext(ctx, use, insecureHttpOf(ctx, store.read()));
+  }
+  await store.update((data) => key.set(data, value));
   return options;
 }
 

@@ -1,10 +1,10 @@
 /** `payorder config set KEY VALUE`: changes one setting. set.run.ts does the work. */
 import type { Command } from 'commander';
-import { conventions, examples } from '../../cli/options.js';
+import { conventions, examples, insecureHttpOption } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 
 export function registerConfigSet(config: Command, ctx: Context): void {
-  const command = conventions(config.command('set').description('change one setting'));
+  const command = conventions(insecureHttpOption(config.command('set').description('change one setting')));
   examples(command, [
     ['the stage v2 token address', 'payorder config set stage.v2.auth-url https://auth.stage.example.com'],
     ['JSON unless asked otherwise', 'payorder config set default-output json'],

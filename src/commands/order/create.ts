@@ -8,6 +8,7 @@ import {
   concurrencyOption,
   conventions,
   examples,
+  insecureHttpOption,
   outputOptions,
   targetOptions,
   waitOptions,
@@ -46,6 +47,7 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
     'show the payment link, then wait until the order leaves PENDING (exit codes as order get --wait)',
   );
   targetOptions(command);
+  insecureHttpOption(command);
   outputOptions(command);
   conventions(command);
   examples(command, [

@@ -8,6 +8,7 @@ import {
   concurrencyOption,
   conventions,
   examples,
+  insecureHttpOption,
   outputOptions,
   targetOptions,
   waitOptions,
@@ -31,6 +32,7 @@ export function registerOrderGet(order: Command, ctx: Context): void {
   concurrencyOption(command, 'lookups in flight at once');
   waitOptions(command, 'look the order up until it leaves PENDING (a spinner on a terminal), then print it');
   targetOptions(command);
+  insecureHttpOption(command);
   outputOptions(command);
   conventions(command);
   examples(command, [
