@@ -34,6 +34,10 @@ const answers = {
     status: 400,
     body: { error: 'Bad Request', message: `'${url}' is not a valid url component`, statusCode: 400 },
   }),
+  forbidden: (reason: string): Answer => ({
+    status: 403,
+    body: { statusCode: 403, error: 'Forbidden', message: reason },
+  }),
   tooLarge: (): Answer => ({
     status: 413,
     body: { statusCode: 413, error: 'Payload Too Large', message: 'Request body is too large' },
@@ -99,8 +103,14 @@ function run(match: Match, request: IncomingMessage, response: ServerResponse, b
   } else if (answer !== NO_ANSWER) write(response, answer);
 }
 
-/** The server's request listener for `router`; `log` hears of every answered request. */
-export function createListener(router: Router, log?: (line: RequestLine) => void) {
+/** Why a request is refused before it is routed (request-guard.ts), or undefined. */
+export type Guard = (method: string, headers: IncomingMessage['headers']) => string | undefined;
+
+/**
+ * The server's request listener for `router`: requests `guard` refuses get a 403, the rest are
+ * routed; `log` hears of every answered request.
+ */
+export function createListener(router: Router, guard: Guard, log?: (line: RequestLine) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     if (log) {
       const started = performance.now();
@@ -114,6 +124,12 @@ export function createListener(router: Router, log?: (line: RequestLine) => void
       );
     }
     const method = request.method!;
+    const refused = guard(method, request.headers);
+    if (refused !== undefined) {
+      // The body, if any, is not read: the connection cannot be reused.
+      write(response, answers.forbidden(refused), true);
+      return;
+    }
     const url = request.url!;
     const mark = url.indexOf('?');
     let match: Match | undefined;

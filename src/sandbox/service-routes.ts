@@ -108,14 +108,7 @@ function createFor(claims: TokenClaims, core: SandboxCore, version: ApiVersion, 
     if (!core.accounts.some((a) => a.username === read.userName)) return fail('1004');
     if (read.userName !== claims.sub) return fail('1002');
   }
-  const { request } = exchange;
-  const order = core.orders.create(
-    version,
-    claims.sub,
-    read.draft,
-    `http://${request.headers.host ?? ''}`,
-    core.now(),
-  );
+  const order = core.orders.create(version, claims.sub, read.draft, core.publicUrl, core.now());
   return { status: 200, body: orderResponseBody(order), done: true };
 }
 
