@@ -32,6 +32,8 @@ export interface SandboxOptions {
   failRate?: number;
   stateFile?: string;
   journalLimit?: number;
+  /** How many bytes of order text the sandbox holds (default ORDER_TEXT_LIMIT); more orders get 507. */
+  orderTextLimit?: number;
   notifyAttempts?: number;
   notifyBackoffMs?: number;
   /** Host names the sandbox answers to besides the loopback ones and `host` (e.g. a CI service's). */
@@ -58,7 +60,7 @@ export function createCore(options: SandboxOptions): SandboxCore {
     tokenTtlSeconds: options.tokenTtlSeconds ?? 86_400,
     latencyMs: options.latencyMs ?? 0,
     failRate: options.failRate ?? 0,
-    orders: new OrderBook(options.stateFile),
+    orders: new OrderBook(options.stateFile, options.orderTextLimit),
     journal: new Journal(options.journalLimit ?? 2_000),
     forced: new ForcedQueue(),
     tokens: undefined as unknown as TokenIssuer,
