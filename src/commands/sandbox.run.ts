@@ -2,6 +2,7 @@
  * `payorder sandbox`, the work: check the flags, start the emulator, show where it listens, and
  * serve until Ctrl-C or SIGTERM.
  */
+import { isIPv6 } from 'node:net';
 import { wholeNumber } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
@@ -73,13 +74,12 @@ export function parseSandboxOptions(flags: SandboxFlags, ctx: Context): SandboxC
   };
 }
 
-/** A host name or IP address, as a Host header names it (without a port). */
-const HOST_NAME =
-  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[?[0-9a-f:.]+\]?)$/i;
+/** A DNS name (a container's service name may have underscores) or an IPv4 address. */
+const NAME = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/i;
 
 function hostNames(flag: string, values: string[]): string[] {
   for (const value of values)
-    if (!HOST_NAME.test(value) || /^[^[]*:\d+$/.test(value))
+    if (!NAME.test(value) && !isIPv6(value.replace(/^\[(.*)\]$/, '$1')))
       throw usageError(
         `${flag}: "${value}" is not a host name (give it without scheme or port, e.g. sandbox)`,
         {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseSandboxOptions } from '../../src/commands/sandbox.run.js';
 import { type ApiVersion, PATHS } from '../../src/contract/versions.js';
 import { run } from '../../src/main.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
@@ -192,6 +193,18 @@ describe('payorder sandbox (the command)', () => {
     expect([result.exitCode, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(message);
   });
+
+  it.each(['sandbox', 'my_sandbox', 'sandbox.ci.example', '10.0.0.7', '::1', '[fd00::7]'])(
+    '--allow-host %s is a host name',
+    (name) => {
+      const flags = { port: '0', host: '127.0.0.1', account: [], tokenTtl: '60', journalLimit: '10' };
+      const options = parseSandboxOptions(
+        { ...flags, allowHost: [name], allowListenerHost: [name] },
+        testContext().ctx,
+      );
+      expect([options.server.allowHosts, options.server.allowListenerHosts]).toEqual([[name], [name]]);
+    },
+  );
 
   it('--allow-host admits a CI service name, --public-url is where payment links point', async () => {
     const sandbox = startSandbox(
