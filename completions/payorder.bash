@@ -26,7 +26,7 @@ __payorder_opts() {
     "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
-    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --allow-host --allow-listener-host --public-url --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox pay") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox fail") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox refund") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
@@ -85,6 +85,9 @@ __payorder_value() {
     "sandbox|--fail-rate") echo "any" ;;
     "sandbox|--state") echo "files" ;;
     "sandbox|--journal-limit") echo "any" ;;
+    "sandbox|--allow-host") echo "any" ;;
+    "sandbox|--allow-listener-host") echo "any" ;;
+    "sandbox|--public-url") echo "any" ;;
     "sandbox pay|-o"|"sandbox pay|--output") echo "choices table json ndjson tsv" ;;
     "sandbox pay|--field") echo "any" ;;
     "sandbox fail|-o"|"sandbox fail|--output") echo "choices table json ndjson tsv" ;;

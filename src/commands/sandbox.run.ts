@@ -2,6 +2,7 @@
  * `payorder sandbox`, the work: check the flags, start the emulator, show where it listens, and
  * serve until Ctrl-C or SIGTERM.
  */
+import { isIPv6 } from 'node:net';
 import { wholeNumber } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
@@ -10,6 +11,7 @@ import { note, warn } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
 import { parseAccount, TEST_ACCOUNT } from '../sandbox/accounts.js';
 import { StateFileError } from '../sandbox/orders.js';
+import { isLoopbackName } from '../sandbox/request-guard.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
 
 export interface SandboxFlags {
@@ -21,6 +23,9 @@ export interface SandboxFlags {
   failRate?: string;
   state?: string;
   journalLimit: string;
+  allowHost: string[];
+  allowListenerHost: string[];
+  publicUrl?: string;
   openapi?: boolean;
   json?: boolean;
   quiet?: boolean;
@@ -56,6 +61,9 @@ export function parseSandboxOptions(flags: SandboxFlags, ctx: Context): SandboxC
       failRate,
       stateFile: flags.state,
       journalLimit: wholeNumber('--journal-limit', 1, 1_000_000)(flags.journalLimit),
+      allowHosts: hostNames('--allow-host', flags.allowHost),
+      allowListenerHosts: hostNames('--allow-listener-host', flags.allowListenerHost),
+      publicUrl: publicUrl(flags.publicUrl),
       onRequest: log
         ? ({ method, path, status, ms }) => note(ctx, `${method} ${path} → ${status} (${ms.toFixed(1)} ms)`)
         : undefined,
@@ -66,14 +74,39 @@ export function parseSandboxOptions(flags: SandboxFlags, ctx: Context): SandboxC
   };
 }
 
-/** Whether an address to bind is this machine's loopback (reachable only from here). */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/** A DNS name (a container's service name may have underscores) or an IPv4 address. */
+const NAME = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/i;
+
+function hostNames(flag: string, values: string[]): string[] {
+  for (const value of values)
+    if (!NAME.test(value) && !isIPv6(value.replace(/^\[(.*)\]$/, '$1')))
+      throw usageError(
+        `${flag}: "${value}" is not a host name (give it without scheme or port, e.g. sandbox)`,
+        {
+          field: flag,
+        },
+      );
+  return values;
+}
+
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username)
+    throw usageError(`--public-url: "${value}" is not an http(s) address without query or fragment`, {
+      field: '--public-url',
+    });
+  return url.href;
 }
 
 export async function runSandbox(options: SandboxCommandOptions, ctx: Context): Promise<Sandbox> {
   const host = options.server.host ?? '127.0.0.1';
-  if (!isLoopback(host))
+  if (!isLoopbackName(host))
     warn(
       ctx,
       `--host ${host} is not a loopback address: the sandbox and its test account will be reachable from other machines`,

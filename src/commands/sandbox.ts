@@ -37,6 +37,19 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--state <file>', 'keep orders in this file across restarts')
     .option('--journal-limit <n>', 'how many requests the journal keeps', '2000')
     .option(
+      '--allow-host <name>',
+      'also answer requests addressed to this host name, e.g. a CI service (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      '--allow-listener-host <name>',
+      'let notification listeners be on this host, not only on this machine (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option('--public-url <url>', 'the address payment links name, when the sandbox is reached under another')
+    .option(
       '--openapi',
       'print the OpenAPI 3.1 document of both versions (with --host and --port as its server) and exit',
     );
@@ -51,6 +64,10 @@ export function registerSandbox(program: Command, ctx: Context): void {
     ],
     ['the contract, for Postman or a client generator', 'payorder sandbox --openapi > payorder-openapi.json'],
     ['pay an order in the running sandbox', 'payorder sandbox pay "$uuid"'],
+    [
+      'as the CI service "sandbox"',
+      'payorder sandbox --host 0.0.0.0 --allow-host sandbox --public-url http://sandbox:4010',
+    ],
   ]);
   registerSandboxSettle(command, ctx);
   registerSandboxOrders(command, ctx);

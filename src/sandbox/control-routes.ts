@@ -9,6 +9,7 @@ import { orderResponseBody } from '../contract/schemas.js';
 import type { SandboxCore } from './core.js';
 import { readForced } from './faults.js';
 import { ORDER_NOT_FOUND, type SandboxOrder } from './orders.js';
+import { isLoopbackName } from './request-guard.js';
 import { json, type Router } from './router.js';
 import { changeStatus } from './status-change.js';
 
@@ -106,6 +107,13 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
   router.post(`${CONTROL_PREFIX}/listeners`, ({ body }) => {
     const url = httpAddress(objectBody(body)?.url);
     if (!url) return badRequest('give {"url": "http://…"}: where to send every status notification');
+    // Else a page that got past the guard, or a shared CI sandbox, could aim notifications anywhere.
+    const name = new URL(url).hostname.toLowerCase();
+    if (!isLoopbackName(name) && !core.listenerHosts.has(name))
+      return badRequest(
+        `url: a listener must be on this machine (localhost, 127.0.0.1, [::1]); start the sandbox with --allow-listener-host ${name} for another host`,
+        403,
+      );
     const id = randomUUID();
     core.listeners.set(id, url);
     return json({ id, url }, 201);
@@ -114,9 +122,9 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
     core.listeners.delete(params.id!) ? json({ removed: true }) : badRequest('no such listener', 404),
   );
 
-  router.get(`${CONTROL_PREFIX}/openapi.json`, async ({ headers }) => {
+  router.get(`${CONTROL_PREFIX}/openapi.json`, async () => {
     const { openApiDocument } = await import('./openapi.js');
-    return json(openApiDocument(`http://${headers.host ?? '127.0.0.1'}`));
+    return json(openApiDocument(core.publicUrl));
   });
 
   router.get(`${CONTROL_PREFIX}/clock`, () =>

@@ -26,6 +26,13 @@ export interface SandboxCore {
    * running `payorder sandbox listen` receivers, by the id each was registered under.
    */
   listeners: Map<string, string>;
+  /** Host names besides the loopback ones that listeners may be on (--allow-listener-host). */
+  listenerHosts: ReadonlySet<string>;
+  /**
+   * The address payment links and the OpenAPI document name: --public-url, else the address the
+   * sandbox listens on (known once it listens).
+   */
+  publicUrl: string;
   clock: SandboxClock;
   /** The sandbox's time: the clock's now. */
   now(): Date;

@@ -1,5 +1,5 @@
 /**
- * The node:http side of the sandbox: finds the route, reads the body as text (at most 1 MiB; the
+ * The node:http side of the sandbox: finds the route, reads the body as text (at most 64 KiB; the
  * routes parse it themselves, so a malformed body gets the spec's error shape), runs the handler,
  * writes its answer, and tells the request log. Unknown routes, oversized bodies and handler
  * failures get the JSON bodies the sandbox gave when it ran on Fastify.
@@ -8,8 +8,11 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { type Answer, type Match, NO_ANSWER, type Router } from './router.js';
 
-/** The largest request body read; a larger one is refused with 413. */
-export const BODY_LIMIT = 1_048_576;
+/**
+ * The largest request body read; a larger one is refused with 413. The service's bodies are a few
+ * hundred bytes; the sandbox keeps bodies in its journal and orders, so each must stay small.
+ */
+export const BODY_LIMIT = 65_536;
 
 /** One line of the request log: an answered request. */
 export interface RequestLine {
@@ -33,6 +36,10 @@ const answers = {
   badUrl: (url: string): Answer => ({
     status: 400,
     body: { error: 'Bad Request', message: `'${url}' is not a valid url component`, statusCode: 400 },
+  }),
+  forbidden: (reason: string): Answer => ({
+    status: 403,
+    body: { statusCode: 403, error: 'Forbidden', message: reason },
   }),
   tooLarge: (): Answer => ({
     status: 413,
@@ -99,8 +106,14 @@ function run(match: Match, request: IncomingMessage, response: ServerResponse, b
   } else if (answer !== NO_ANSWER) write(response, answer);
 }
 
-/** The server's request listener for `router`; `log` hears of every answered request. */
-export function createListener(router: Router, log?: (line: RequestLine) => void) {
+/** Why a request is refused before it is routed (request-guard.ts), or undefined. */
+export type Guard = (method: string, headers: IncomingMessage['headers']) => string | undefined;
+
+/**
+ * The server's request listener for `router`: requests `guard` refuses get a 403, the rest are
+ * routed; `log` hears of every answered request.
+ */
+export function createListener(router: Router, guard: Guard, log?: (line: RequestLine) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
     if (log) {
       const started = performance.now();
@@ -114,6 +127,12 @@ export function createListener(router: Router, log?: (line: RequestLine) => void
       );
     }
     const method = request.method!;
+    const refused = guard(method, request.headers);
+    if (refused !== undefined) {
+      // The body, if any, is not read: the connection cannot be reused.
+      write(response, answers.forbidden(refused), true);
+      return;
+    }
     const url = request.url!;
     const mark = url.indexOf('?');
     let match: Match | undefined;
@@ -158,9 +177,16 @@ export function createListener(router: Router, log?: (line: RequestLine) => void
   };
 }
 
+/** Whether the request node:http could not parse began as a HEAD request. */
+function isHead(error: NodeJS.ErrnoException): boolean {
+  const { rawPacket } = error as { rawPacket?: unknown };
+  return Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+}
+
 /**
  * The answer to a request that is not HTTP (node:http's 'clientError'): Fastify's JSON 400, 408 or
- * 431, then the connection is closed.
+ * 431, then the connection is closed. An answer to HEAD has no body: a client reads none, and would
+ * take one for the start of another answer.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -174,7 +200,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const body = JSON.stringify({ error: reason, message, statusCode: status });
   if (socket.writable)
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${isHead(error) ? '' : body}`,
     );
   socket.destroy(error);
 }

@@ -11,7 +11,8 @@ import { orderRequestSchema, orderSchema } from '../contract/schemas.js';
 import { tokenRequestSchema, tokenResponseSchema } from '../contract/token.js';
 import { API_VERSIONS, type ApiVersion, PATHS, V1_SUNSET } from '../contract/versions.js';
 import { VERSION } from '../version.js';
-import { ORDER_NOT_FOUND } from './orders.js';
+import { BODY_LIMIT } from './http-listener.js';
+import { ORDER_NOT_FOUND, ORDERS_FULL } from './orders.js';
 
 type Schema = Record<string, unknown>;
 
@@ -95,6 +96,54 @@ function errorResponses(rows: readonly CatalogEntry[], schema: string): Schema {
   return responses;
 }
 
+/** The body of the sandbox's own refusals (http-listener.ts), which are not the service's. */
+const SANDBOX_REFUSAL: Schema = {
+  type: 'object',
+  description: 'An answer of the sandbox itself, not of the service',
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string', examples: ['Forbidden', 'Payload Too Large'] },
+    message: { type: 'string' },
+  },
+  required: ['statusCode', 'error', 'message'],
+};
+
+const REFUSED =
+  'The sandbox refused the request: its Host is not a name of the sandbox, or a web page sent it (a foreign Origin, Sec-Fetch-Site cross-site)';
+
+/**
+ * `responses` with the sandbox's own refusals: 403 for every request (beside a 403 of the catalog,
+ * when there is one), and 413 where a body is read.
+ */
+function withRefusals(responses: Schema, readsBody: boolean): Schema {
+  const catalog403 = responses['403'] as { description: string; content: Record<string, Schema> } | undefined;
+  const forbidden = catalog403
+    ? {
+        description: `${catalog403.description}. Or: ${REFUSED}`,
+        content: {
+          'application/json': {
+            ...catalog403.content['application/json'],
+            schema: { anyOf: [catalog403.content['application/json']!.schema, ref('SandboxRefusal')] },
+          },
+        },
+      }
+    : { description: REFUSED, content: json(ref('SandboxRefusal')) };
+  const tooLarge = {
+    description: `The body is over ${BODY_LIMIT / 1024} KiB, the sandbox's limit`,
+    content: json(ref('SandboxRefusal')),
+  };
+  return { ...responses, 403: forbidden, ...(readsBody ? { 413: tooLarge } : {}) };
+}
+
+const ORDERS_FULL_ANSWER: Schema = {
+  description: 'The sandbox holds as many orders as it may (their text is limited) until it is reset',
+  content: json({
+    type: 'object',
+    properties: { message: { type: 'string', const: ORDERS_FULL.body.message } },
+    required: ['message'],
+  }),
+};
+
 const rowsOf = (ids: readonly string[]) => CATALOG.filter((entry: CatalogEntry) => ids.includes(entry.id));
 const TOKEN_ERRORS = CATALOG.filter((entry: CatalogEntry) => entry.endpoint === 'token');
 /** Order creation: v2 has no userName, so the two userName rows (1004, 1002) are v1's only. */
@@ -119,10 +168,13 @@ function operations(version: ApiVersion): Schema {
         operationId: `token${v}`,
         summary: 'Issue an access token (grant type client_credentials)',
         requestBody: { required: true, content: json(ref(`TokenRequest${v}`)) },
-        responses: {
-          200: { description: 'The token', content: json(ref('TokenResponse')) },
-          ...errorResponses(TOKEN_ERRORS, 'TokenError'),
-        },
+        responses: withRefusals(
+          {
+            200: { description: 'The token', content: json(ref('TokenResponse')) },
+            ...errorResponses(TOKEN_ERRORS, 'TokenError'),
+          },
+          true,
+        ),
       },
     },
     [PATHS.checkout(version)]: {
@@ -132,10 +184,14 @@ function operations(version: ApiVersion): Schema {
         summary: 'Create an order and its payment link',
         security: [{ bearer: [] }],
         requestBody: { required: true, content: json(ref(`OrderRequest${v}`)) },
-        responses: {
-          200: { description: 'The order, PENDING', content: json(ref(`Order${v}`)) },
-          ...errorResponses(CHECKOUT_ERRORS[version], 'OrderError'),
-        },
+        responses: withRefusals(
+          {
+            200: { description: 'The order, PENDING', content: json(ref(`Order${v}`)) },
+            ...errorResponses(CHECKOUT_ERRORS[version], 'OrderError'),
+            507: ORDERS_FULL_ANSWER,
+          },
+          true,
+        ),
       },
     },
     [openApiPath(PATHS.lookup(version))]: {
@@ -148,19 +204,22 @@ function operations(version: ApiVersion): Schema {
             : 'Look an order up by its uuid',
         security: [{ bearer: [] }],
         parameters: [{ name: lookupParam, in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          200: { description: 'The order with its current status', content: json(ref(`Order${v}`)) },
-          404: {
-            description:
-              'No such order, an order of another account, or one created on the other version (the sandbox’s choice)',
-            content: json({
-              type: 'object',
-              properties: { message: { type: 'string', const: ORDER_NOT_FOUND.body.message } },
-              required: ['message'],
-            }),
+        responses: withRefusals(
+          {
+            200: { description: 'The order with its current status', content: json(ref(`Order${v}`)) },
+            404: {
+              description:
+                'No such order, an order of another account, or one created on the other version (the sandbox’s choice)',
+              content: json({
+                type: 'object',
+                properties: { message: { type: 'string', const: ORDER_NOT_FOUND.body.message } },
+                required: ['message'],
+              }),
+            },
+            ...errorResponses(LOOKUP_ERRORS, 'OrderError'),
           },
-          ...errorResponses(LOOKUP_ERRORS, 'OrderError'),
-        },
+          false,
+        ),
       },
     },
   };
@@ -171,6 +230,7 @@ function schemas(): Schema {
     TokenResponse: jsonSchema(tokenResponseSchema, 'output'),
     TokenError: errorSchema('token'),
     OrderError: errorSchema('order'),
+    SandboxRefusal: SANDBOX_REFUSAL,
   };
   for (const version of API_VERSIONS) {
     const v = version.toUpperCase();

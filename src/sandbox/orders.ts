@@ -20,10 +20,44 @@ export const SANDBOX_CURRENCY = '840';
 /** The sandbox's answer for an unknown or foreign order; the spec shows none (documented in the README). */
 export const ORDER_NOT_FOUND = { status: 404, body: { message: 'Order not found' } } as const;
 
+/** The sandbox's answer to an order beyond what it may hold (documented in the README). */
+export const ORDERS_FULL = {
+  status: 507,
+  body: {
+    message:
+      'The sandbox holds as many orders as it may (their text is limited); POST /_sandbox/reset to start again',
+  },
+} as const;
+
 /** Each version's lookup path without its key; the keys (hex digits and dashes) need no escaping. */
 const LOOKUP_BASE = { v1: PATHS.lookup('v1', ''), v2: PATHS.lookup('v2', '') };
 
 const EXACT_AS_NUMBER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** How many bytes of order text the sandbox holds by default (about 300,000 orders of a shop). */
+export const ORDER_TEXT_LIMIT = 64 * 1_048_576;
+
+/** What an order costs besides its texts: its fields, numbers and index entry. */
+const ORDER_OVERHEAD = 200;
+
+/** The bytes an order holds: its texts (a limit on them bounds the sandbox's memory) and the rest. */
+function costOf(
+  order: Pick<
+    OrderRecord,
+    'description' | 'successUrl' | 'failUrl' | 'notificationUrl' | 'externalReference'
+  >,
+): number {
+  let bytes = ORDER_OVERHEAD;
+  for (const text of [
+    order.description,
+    order.successUrl,
+    order.failUrl,
+    order.notificationUrl,
+    order.externalReference,
+  ])
+    if (text !== undefined) bytes += Buffer.byteLength(text);
+  return bytes;
+}
 
 /** The last segment of a v1 id: the first 16 hex digits of the uuid. */
 const shortIdOf = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18);
@@ -140,12 +174,18 @@ export class OrderBook {
   readonly #file: StateFile | undefined;
   readonly #shared = new SharedTexts(1_000);
   #sequence = 100_000;
+  /** The bytes the orders hold (costOf), against `textLimit`. */
+  #bytes = 0;
 
   /**
    * Loads `stateFile` if it exists, compacting it if needed; throws StateFileError when it cannot be
-   * read as a state file (then it is left as it is) or cannot be written.
+   * read as a state file (then it is left as it is) or cannot be written. Orders loaded count
+   * against `textLimit` but are kept whatever their size.
    */
-  constructor(stateFile?: string) {
+  constructor(
+    stateFile?: string,
+    private readonly textLimit = ORDER_TEXT_LIMIT,
+  ) {
     if (!stateFile) return;
     this.#file = new StateFile(stateFile);
     const kept = this.#file.load();
@@ -163,6 +203,11 @@ export class OrderBook {
 
   get size(): number {
     return this.#byShortId.size;
+  }
+
+  /** Whether an order made of `draft` fits within the limit of what the orders hold. */
+  roomFor(draft: OrderDraft): boolean {
+    return this.#bytes + costOf(draft) <= this.textLimit;
   }
 
   create(version: ApiVersion, owner: string, draft: OrderDraft, baseUrl: string, now: Date): SandboxOrder {
@@ -213,6 +258,7 @@ export class OrderBook {
   clear(): void {
     this.#file?.compact(this.#sequence, []);
     this.#byShortId.clear();
+    this.#bytes = 0;
   }
 
   /** Compacts the state file if status changes left replaced lines, and closes it. */
@@ -240,6 +286,9 @@ export class OrderBook {
   }
 
   #index(order: SandboxOrder): void {
+    const replaced = this.#byShortId.get(order.shortId);
+    if (replaced) this.#bytes -= costOf(replaced);
     this.#byShortId.set(order.shortId, order);
+    this.#bytes += costOf(order);
   }
 }

@@ -40,7 +40,31 @@ export type Handler = (request: Request) => Answer | typeof NO_ANSWER | Promise<
 
 export const json = (body: unknown, status = 200): Answer => ({ status, body });
 export const html = (body: string, status = 200): Answer => ({ status, body, type: 'text/html' });
-export const redirect = (location: string, status = 303): Answer => ({ status, headers: { location } });
+/** Each byte of a run of characters as %XX (UTF-8). */
+const percentEncoded = (run: string) =>
+  [...Buffer.from(run, 'utf8')]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+
+/**
+ * `target` as a header value can carry it: an address as the URL standard writes it (non-ASCII
+ * percent-encoded, tabs and line breaks dropped), and anything else with every character outside
+ * printable ASCII percent-encoded. A merchant's callback address is any text; a header is not.
+ */
+export function locationHeader(target: string): string {
+  let written = target;
+  try {
+    written = new URL(target).href;
+  } catch {
+    // Not an absolute address: encoded as it is.
+  }
+  return written.replace(/[^\x21-\x7e]+/g, percentEncoded);
+}
+
+export const redirect = (location: string, status = 303): Answer => ({
+  status,
+  headers: { location: locationHeader(location) },
+});
 
 interface Pattern {
   method: string;

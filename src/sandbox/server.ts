@@ -14,9 +14,12 @@ import { answerClientError, createListener, type RequestLine } from './http-list
 import { Journal } from './journal.js';
 import { Notifier } from './notifier.js';
 import { OrderBook } from './orders.js';
+import { normalName, requestGuard } from './request-guard.js';
 import { Router } from './router.js';
 import { registerServiceRoutes } from './service-routes.js';
 import { TokenIssuer } from './tokens.js';
+
+const DEFAULT_HOST = '127.0.0.1';
 
 export interface SandboxOptions {
   port?: number;
@@ -29,8 +32,16 @@ export interface SandboxOptions {
   failRate?: number;
   stateFile?: string;
   journalLimit?: number;
+  /** How many bytes of order text the sandbox holds (default ORDER_TEXT_LIMIT); more orders get 507. */
+  orderTextLimit?: number;
   notifyAttempts?: number;
   notifyBackoffMs?: number;
+  /** Host names the sandbox answers to besides the loopback ones and `host` (e.g. a CI service's). */
+  allowHosts?: string[];
+  /** Host names besides the loopback ones that notification listeners may be on. */
+  allowListenerHosts?: string[];
+  /** The address the sandbox is reached at, for payment links, when it is not the one it listens on. */
+  publicUrl?: string;
   /** Called once per answered request, for the CLI's request log. */
   onRequest?: (line: RequestLine) => void;
 }
@@ -49,7 +60,7 @@ export function createCore(options: SandboxOptions): SandboxCore {
     tokenTtlSeconds: options.tokenTtlSeconds ?? 86_400,
     latencyMs: options.latencyMs ?? 0,
     failRate: options.failRate ?? 0,
-    orders: new OrderBook(options.stateFile),
+    orders: new OrderBook(options.stateFile, options.orderTextLimit),
     journal: new Journal(options.journalLimit ?? 2_000),
     forced: new ForcedQueue(),
     tokens: undefined as unknown as TokenIssuer,
@@ -59,6 +70,8 @@ export function createCore(options: SandboxOptions): SandboxCore {
       now: () => core.now(),
     }),
     listeners: new Map(),
+    listenerHosts: new Set((options.allowListenerHosts ?? []).map(normalName)),
+    publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? '',
     clock: new SandboxClock(),
     now: () => core.clock.now(),
   };
@@ -71,7 +84,12 @@ export function buildServer(core: SandboxCore, options: SandboxOptions = {}): Se
   const router = new Router();
   registerServiceRoutes(router, core);
   registerControlRoutes(router, core);
-  const server = createServer(createListener(router, options.onRequest));
+  const guard = requestGuard({
+    bound: options.host ?? DEFAULT_HOST,
+    allowed: options.allowHosts ?? [],
+    publicUrl: options.publicUrl,
+  });
+  const server = createServer(createListener(router, guard, options.onRequest));
   server.on('clientError', answerClientError);
   // As Fastify had it: a hung request (the hang fault) waits until the client gives up, and
   // keep-alive connections outlive a client's pause between batches.
@@ -98,17 +116,28 @@ function close(server: Server): Promise<void> {
   });
 }
 
+/**
+ * Where payment links point when no public address is given: the address listened on, or the
+ * loopback one when that is every address (a browser cannot go to 0.0.0.0).
+ */
+function linkBase(host: string, port: number, url: string): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return url;
+}
+
 /** Starts a sandbox; `port: 0` picks a free port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const core = createCore(options);
   const server = buildServer(core, options);
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? DEFAULT_HOST;
   await listen(server, options.port ?? 4010, host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  core.publicUrl ||= linkBase(host, port, url);
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     host,
     core,

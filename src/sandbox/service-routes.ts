@@ -10,7 +10,7 @@ import { readTokenRequest, tokenResponseBody } from '../contract/token.js';
 import { API_VERSIONS, type ApiVersion, PATHS } from '../contract/versions.js';
 import type { SandboxCore } from './core.js';
 import type { Forced } from './faults.js';
-import { ORDER_NOT_FOUND } from './orders.js';
+import { ORDER_NOT_FOUND, ORDERS_FULL } from './orders.js';
 import { notFoundPage, paymentPage } from './payment-page.js';
 import { type Answer, html, NO_ANSWER, type Request, type Router, redirect } from './router.js';
 import { changeStatus } from './status-change.js';
@@ -108,14 +108,8 @@ function createFor(claims: TokenClaims, core: SandboxCore, version: ApiVersion, 
     if (!core.accounts.some((a) => a.username === read.userName)) return fail('1004');
     if (read.userName !== claims.sub) return fail('1002');
   }
-  const { request } = exchange;
-  const order = core.orders.create(
-    version,
-    claims.sub,
-    read.draft,
-    `http://${request.headers.host ?? ''}`,
-    core.now(),
-  );
+  if (!core.orders.roomFor(read.draft)) return ORDERS_FULL;
+  const order = core.orders.create(version, claims.sub, read.draft, core.publicUrl, core.now());
   return { status: 200, body: orderResponseBody(order), done: true };
 }
 
@@ -197,7 +191,7 @@ function serve(
         version,
         status,
         authorization: request.headers.authorization,
-        body: malformed ? '(malformed JSON)' : body,
+        text: request.body,
       });
     const exchange = { request, body, malformed };
 

@@ -5,14 +5,29 @@
  * kill -9 of the sandbox (not a power cut: lines are not fsynced, which would cost milliseconds per
  * order). The log is compacted to one line per order when the sandbox is reset, and when it starts
  * or stops with lines that later ones replaced (status changes), by temp file + fsync + rename, so a
- * crash then leaves the old file or the new one whole.
+ * crash then leaves the old file or the new one whole. The temporary file has a random name and is
+ * created exclusively, never through a symlink: the state file's folder may be shared, and anyone
+ * who can predict the name can plant a link there to a file of the sandbox's user. A temporary file
+ * that a crash left behind is removed at the next start.
  *
  * Only the last line can be cut short by a crash. Such a line was never acknowledged, so it is
  * dropped. Any other problem means the file is not one the sandbox wrote. It is then reported
  * (StateFileError) and left untouched. The first format, one JSON document written as a whole, is
  * still read, and the first compaction converts it.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 
 /** An order as the sandbox keeps it: what cannot be derived from anything else. */
@@ -44,6 +59,12 @@ export interface KeptState {
 }
 
 export class StateFileError extends Error {}
+
+/** Exclusive creation, never through a symlink (Windows has no O_NOFOLLOW; O_EXCL suffices there). */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+/** The middle of a temporary file's name: random hex now, a process id before. */
+const TEMPORARY_MARK = /^[0-9a-f]+$/;
 
 const FORMAT = 2;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -177,6 +198,7 @@ export class StateFile {
 
   /** The state the file keeps; undefined when there is no file yet. */
   load(): KeptState | undefined {
+    this.#removeLeftovers();
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
@@ -200,8 +222,8 @@ export class StateFile {
    * file is still in place and still open for appends.
    */
   compact(sequence: number, orders: Iterable<OrderRecord>): void {
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    const fd = openSync(temporary, 'w', 0o600);
+    const temporary = `${this.path}.${randomBytes(8).toString('hex')}.tmp`;
+    const fd = openSync(temporary, CREATE_NEW, 0o600);
     let lines = 0;
     try {
       try {
@@ -245,5 +267,26 @@ export class StateFile {
   close(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+  }
+
+  /** Removes the temporary files of compactions a crash cut short (a link is removed, not followed). */
+  #removeLeftovers(): void {
+    const folder = dirname(this.path);
+    const prefix = `${basename(this.path)}.`;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      if (!TEMPORARY_MARK.test(name.slice(prefix.length, -'.tmp'.length))) continue;
+      try {
+        rmSync(join(folder, name), { force: true });
+      } catch {
+        // Another user's file in a shared folder: not the sandbox's to remove, and never used.
+      }
+    }
   }
 }

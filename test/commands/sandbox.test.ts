@@ -1,9 +1,11 @@
+import { request } from 'node:http';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/commands/sandbox.run.js';
+import { parseSandboxOptions } from '../../src/commands/sandbox.run.js';
 import { type ApiVersion, PATHS } from '../../src/contract/versions.js';
 import { run } from '../../src/main.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
+import { isLoopbackName as isLoopback } from '../../src/sandbox/request-guard.js';
 import { BIN, type Result, tempDir } from '../helpers/cli.js';
 import { runInProcess, testContext } from '../helpers/context.js';
 import { TEST_CREDENTIALS, tokenBody } from '../helpers/sandbox.js';
@@ -160,10 +162,74 @@ describe('payorder sandbox (the command)', () => {
     [['--fail-rate', '2'], /^error: --fail-rate: must be a number from 0 to 1\n$/],
     // The part count the message ends with is left out: it is wrong for fewer than two parts.
     [['--account', 'only-user'], /^error: --account must be USER:CLIENT_ID:SECRET, each part non-empty \(/],
+    [
+      ['--allow-host', 'sandbox:4010'],
+      /^error: --allow-host: "sandbox:4010" is not a host name \(give it without scheme or port, e.g. sandbox\)\n$/,
+    ],
+    [
+      ['--allow-listener-host', 'http://hooks'],
+      /^error: --allow-listener-host: "http:\/\/hooks" is not a host name/,
+    ],
+    [
+      ['--public-url', 'ftp://sandbox'],
+      /^error: --public-url: "ftp:\/\/sandbox" is not an http\(s\) address without query or fragment\n$/,
+    ],
   ])('rejects %j with exit 2', async (args, message) => {
     const result = await runInProcess(['sandbox', ...args], { env: { HOME: tempDir() } });
     expect([result.exitCode, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(message);
+  });
+
+  it.each(['sandbox', 'my_sandbox', 'sandbox.ci.example', '10.0.0.7', '::1', '[fd00::7]'])(
+    '--allow-host %s is a host name',
+    (name) => {
+      const flags = { port: '0', host: '127.0.0.1', account: [], tokenTtl: '60', journalLimit: '10' };
+      const options = parseSandboxOptions(
+        { ...flags, allowHost: [name], allowListenerHost: [name] },
+        testContext().ctx,
+      );
+      expect([options.server.allowHosts, options.server.allowListenerHosts]).toEqual([[name], [name]]);
+    },
+  );
+
+  it('--allow-host admits a CI service name, --public-url is where payment links point', async () => {
+    const sandbox = startSandbox(
+      ['--port', '0', '--json', '--allow-host', 'sandbox', '--public-url', 'http://sandbox:4010'],
+      (out) => out.includes('\n'),
+    );
+    const { url } = JSON.parse(await sandbox.ready);
+    const issued = await fetch(url + PATHS.token('v2'), {
+      method: 'POST',
+      body: JSON.stringify(tokenBody('v2')),
+    });
+    const token = ((await issued.json()) as { access_token: string }).access_token;
+    const created = await new Promise<any>((resolve, reject) => {
+      const body = JSON.stringify({
+        amount: '1250',
+        description: 'Tea',
+        callback_success: 'https://shop.example/ok',
+        callback_fail: 'https://shop.example/ko',
+      });
+      const { port } = new URL(url);
+      request(
+        {
+          port,
+          method: 'POST',
+          path: PATHS.checkout('v2'),
+          headers: { host: 'sandbox:4010', authorization: `Bearer ${token}` },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode, body: JSON.parse(text) }));
+        },
+      )
+        .on('error', reject)
+        .end(body);
+    });
+    expect((await sandbox.stop()).exitCode).toBe(0);
+    expect(created.status).toBe(200);
+    expect(created.body.links.checkout_link).toBe(`http://sandbox:4010/pay/${created.body.uuid}`);
   });
 
   it('a port in use is a clear error', async () => {

@@ -79,6 +79,30 @@ describe('GET /_sandbox/openapi.json', () => {
     ]);
   });
 
+  it('lists the sandbox’s own refusals: 403 everywhere, 413 where a body is read, 507 on checkout', async () => {
+    const doc = await served();
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses);
+    for (const version of ['1', 'v2/api']) {
+      const token = `/${version}/auth/token`;
+      const checkout = `/${version}/checkout`;
+      expect(statuses(token, 'post')).toEqual(expect.arrayContaining(['403', '413']));
+      expect(statuses(checkout, 'post')).toEqual(expect.arrayContaining(['403', '413', '507']));
+      expect(statuses(token, 'post')).not.toContain('507');
+    }
+    for (const lookup of ['/1/order/{id}', '/v2/api/orders/{uuid}']) {
+      expect(statuses(lookup, 'get')).toContain('403');
+      expect(statuses(lookup, 'get')).not.toContain('413');
+    }
+    const refusal = doc.paths['/v2/api/checkout'].post.responses['413'].content['application/json'];
+    expect(refusal.schema).toEqual({ $ref: '#/components/schemas/SandboxRefusal' });
+    const ajv = new Ajv.default({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    const tooLarge = await call(sb.url, 'POST', '/v2/api/checkout', 'x'.repeat(70_000));
+    expect(tooLarge.status).toBe(413);
+    expect(ajv.validate('#/components/schemas/SandboxRefusal', tooLarge.body)).toBe(true);
+  });
+
   it('its schemas accept what the sandbox sends and receives, and refuse a v1 body on v2', async () => {
     const doc = await served();
     const schemas = doc.components.schemas;

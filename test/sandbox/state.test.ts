@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
@@ -181,6 +181,41 @@ describe('--state', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('a reset does not write through a temporary file another user planted as a symlink', async () => {
+    const dir = tempDir('payorder-state-');
+    const file = join(dir, 'state.ndjson');
+    const victim = join(dir, 'victim');
+    writeFileSync(victim, 'not the sandbox’s');
+    // The name the temporary file once had: predictable from the process id.
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    const sandbox = await startSandbox({ port: 0, stateFile: file });
+    try {
+      await createOrder(sandbox.url, await tokenFor(sandbox.url));
+      expect((await call(sandbox.url, 'POST', '/_sandbox/reset')).status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('not the sandbox’s');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{"format":2,"sequence":100001\}\n$/);
+  });
+
+  it('removes at start a temporary file a crash left during compaction, and nothing else', async () => {
+    const dir = tempDir('payorder-state-');
+    const file = join(dir, 'state.ndjson');
+    const left = [`${file}.4242.tmp`, `${file}.9f86d081884c7d65.tmp`];
+    const others = [`${file}.bak`, `${file}.notes.tmp`, join(dir, 'other.ndjson.4242.tmp')];
+    for (const path of [...left, ...others]) writeFileSync(path, 'x'.repeat(1000));
+    const sandbox = await startSandbox({ port: 0, stateFile: file });
+    await sandbox.close();
+    expect(readdirSync(dir).sort()).toEqual([
+      'other.ndjson.4242.tmp',
+      'state.ndjson',
+      'state.ndjson.bak',
+      'state.ndjson.notes.tmp',
+    ]);
   });
 
   it('reports at start a state file it cannot write', async () => {
