@@ -6,6 +6,7 @@
  * from another origin. Scripts and curl send neither Origin nor Sec-Fetch-Site and pass as before.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isLoopbackHost } from '../contract/urls.js';
 
 /** The names a sandbox answers to, beyond the loopback ones. */
 export interface SandboxNames {
@@ -22,17 +23,9 @@ const QUOTED = 100;
 
 const UNSPECIFIED = new Set(['0.0.0.0', '::', '[::]']);
 
-/** Whether a host name (no port; IPv6 in brackets or not) is this machine's loopback. */
-export function isLoopbackName(name: string): boolean {
-  const host = name.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
+/** Whether a host name (no port; IPv6 in brackets or not) is this machine's loopback, *.localhost included. */
+export const isLoopbackName = (name: string): boolean =>
+  isLoopbackHost(name) || name.toLowerCase().endsWith('.localhost');
 
 /** The host name of a Host header value ("[::1]:4010" → "[::1]"), lower-cased. */
 export function hostName(host: string): string {

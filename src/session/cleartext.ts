@@ -8,7 +8,7 @@
 import type { Target } from '../api/service.js';
 import type { Context } from '../context.js';
 import type { EnvName } from '../contract/environments.js';
-import { parsedUrl } from '../contract/urls.js';
+import { isLoopbackHost, parsedUrl } from '../contract/urls.js';
 import { CliError } from '../errors.js';
 import { warnEvenQuiet } from '../output/messages.js';
 import type { StoreData } from '../store/profile-data.js';
@@ -16,17 +16,11 @@ import type { StoreData } from '../store/profile-data.js';
 /** The flag and the config key that allow http:// for production and stage. */
 export const ALLOW_INSECURE_HTTP = 'allow-insecure-http';
 
-/** This machine: localhost, 127.0.0.0/8 and ::1 (the URL parser writes IPv4 addresses out in full). */
-export function isLoopback(url: Readonly<URL>): boolean {
-  const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** Whether `url` would carry `env`'s secret or tokens unencrypted beyond this machine. */
 export function isCleartext(env: EnvName, url: string): boolean {
   if (env === 'sandbox') return false;
   const parsed = parsedUrl(url);
-  return parsed.protocol === 'http:' && !isLoopback(parsed);
+  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname);
 }
 
 /** How the user allowed cleartext, if they did: the flag wins over the config key. */

@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Target } from '../../src/api/service.js';
-import { parsedUrl } from '../../src/contract/urls.js';
-import { isCleartext, isLoopback } from '../../src/session/cleartext.js';
+import { isLoopbackHost, parsedUrl } from '../../src/contract/urls.js';
+import { isCleartext } from '../../src/session/cleartext.js';
 import { openSession } from '../../src/session/session.js';
 import { cliFor, orderFlags, SHOP, tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
@@ -45,7 +45,7 @@ describe('which addresses are cleartext', () => {
     'http://2130706433',
     'http://[::1]:4010',
   ])('%s is this machine', (url) => {
-    expect(isLoopback(parsedUrl(url))).toBe(true);
+    expect(isLoopbackHost(parsedUrl(url).hostname)).toBe(true);
     expect(isCleartext('production', url)).toBe(false);
   });
 
