@@ -57,53 +57,25 @@ function copyGrammars(folder) {
 }
 
 /**
- * Code that bundled packages import but never run for payorder, left out of the bundle. Each of
- * these imports resolves to a stand-in that throws as soon as it is used.
- * - conf validates a store against a JSON schema (ajv, ajv-formats) only when given one, and runs
- *   migrations (semver) only when given them: payorder gives neither, src/store/ checks the store's
- *   shape itself (180 kB).
+ * The one patch of a dependency: conf imports a JSON-schema validator (ajv, ajv-formats) and a
+ * migration runner (semver) as it loads, and uses them only when given a schema or migrations, which
+ * payorder never gives (src/store/ checks the store's shape itself). Bundled, they would load with
+ * every write of the store. Each import resolves to a stand-in that throws if it is ever
+ * used; test/package.test.ts checks that the store is written without them and that they are not
+ * bundled.
  */
-const LEFT_OUT = [
-  { importer: /[\\/]node_modules[\\/]conf[\\/]/, path: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ },
-];
-
-/**
- * ora's spinners: ora draws `dots`, or `line` where the terminal shows no Unicode, and payorder
- * never names another, so only those two of the package's ninety are bundled (30 kB).
- */
-const SPINNERS_KEPT = ['dots', 'line'];
-
-/**
- * Built-in modules that a bundled package imports as it loads but uses only on a path payorder never
- * takes: loaded on first use instead. commander spawns a process only for executable subcommands,
- * which payorder has none of, and node:child_process brings net, dgram and the child process
- * machinery with it on every start.
- */
-const LOADED_ON_USE = [{ importer: /[\\/]node_modules[\\/]commander[\\/]/, path: /^node:child_process$/ }];
+const LEFT_OUT = {
+  importer: /[\\/]node_modules[\\/]conf[\\/]/,
+  path: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/,
+};
 
 /** The plugin that leaves those out; the standalone executable's bundle (sea.mjs) uses it too. */
 export const leaveOut = {
   name: 'leave-out',
   setup(build) {
-    // In place of the package's own index, which exports every spinner (its licence is still listed).
-    build.onLoad({ filter: /[\\/]node_modules[\\/]cli-spinners[\\/]index\.js$/ }, () => {
-      const all = JSON.parse(readFileSync(join(ROOT, 'node_modules/cli-spinners/spinners.json'), 'utf8'));
-      const kept = Object.fromEntries(SPINNERS_KEPT.map((name) => [name, all[name]]));
-      return { contents: `export default ${JSON.stringify(kept)};`, loader: 'js' };
-    });
-    for (const { importer, path } of LOADED_ON_USE)
-      build.onResolve({ filter: path }, (args) =>
-        importer.test(args.importer) ? { path: args.path, namespace: 'loaded-on-use' } : undefined,
-      );
-    build.onLoad({ filter: /.*/, namespace: 'loaded-on-use' }, ({ path }) => ({
-      contents: `let loaded;
-        export default new Proxy({}, { get: (_, key) => (loaded ??= process.getBuiltinModule(${JSON.stringify(path)}))[key] });`,
-      loader: 'js',
-    }));
-    for (const { importer, path } of LEFT_OUT)
-      build.onResolve({ filter: path }, (args) =>
-        importer.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
-      );
+    build.onResolve({ filter: LEFT_OUT.path }, (args) =>
+      LEFT_OUT.importer.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ path }) => ({
       contents: `const leftOut = () => { throw new Error(${JSON.stringify(`${path} is left out of payorder's bundle (.ci/build.mjs)`)}); };
         const standIn = new Proxy(leftOut, { get: () => standIn, apply: leftOut, construct: leftOut });

@@ -133,6 +133,10 @@ describe('the installed package', () => {
       );
     }
     expect(licenses).not.toMatch(/^@napi-rs\/keyring /m);
+    // conf's schema validator and migration runner are left out of the bundle (.ci/build.mjs): the
+    // store is written without them by every login below.
+    for (const name of ['ajv', 'ajv-formats', 'semver'])
+      expect(licenses).not.toMatch(new RegExp(`^${name} `, 'm'));
     const completions = readdirSync(join(installed, 'completions')).sort();
     expect(completions).toEqual(readdirSync(join(ROOT, 'completions')).sort());
     expect(completions).toEqual(
@@ -144,7 +148,8 @@ describe('the installed package', () => {
 
 describe('the packed package', () => {
   // migrate-check's grammars are WebAssembly files that only it loads: outside the size budget.
-  it('is small: its code at most 1.2 MB, the tarball without the grammars at most 400 kB', async () => {
+  // undici (the HTTP client under ky) is about 220 kB of the tarball.
+  it('is small: its code at most 1.6 MB, the tarball without the grammars at most 600 kB', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
     await execa('tar', ['-xzf', tarball, '-C', unpacked]);
@@ -154,12 +159,12 @@ describe('the packed package', () => {
       .map((file) => join(dist, file))
       .filter((file) => !file.startsWith(grammars) && statSync(file).isFile())
       .reduce((total, file) => total + statSync(file).size, 0);
-    expect(code).toBeLessThanOrEqual(1_200_000);
+    expect(code).toBeLessThanOrEqual(1_600_000);
     // Packed again as npm packs (gzip's default level), with the grammars taken out.
     rmSync(grammars, { recursive: true });
     const withoutGrammars = join(work, 'without-grammars.tgz');
     await execa('tar', ['-czf', withoutGrammars, '-C', unpacked, 'package']);
-    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(400_000);
+    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(600_000);
   });
 });
 
