@@ -151,13 +151,27 @@ export function parseWaitOptions(flags: WaitFlags): { timeoutMs: number } | unde
   return { timeoutMs: duration('--timeout', 1, 24 * 3600)(flags.timeout ?? DEFAULT_WAIT) };
 }
 
-/** --debug, --quiet, --no-input and --no-color: the conventions every command follows. */
+/**
+ * --debug, --quiet, --no-input and --no-color: the conventions every command follows.
+ *
+ * commander stores --no-input under the name of `--input <file>` (order create and order get), so
+ * either would undo the other. --no-input is kept apart as `prompts: false`, and `input` keeps the
+ * file whatever the order of the two.
+ */
 export function conventions(command: Command): Command {
+  let file: string | undefined;
   return command
     .option('--debug', 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)')
     .option('-q, --quiet', 'print only data and errors')
     .option('--no-input', 'never prompt; fail instead when something is missing')
-    .option('--no-color', 'no colors (also NO_COLOR=1 or TERM=dumb)');
+    .option('--no-color', 'no colors (also NO_COLOR=1 or TERM=dumb)')
+    .on('option:input', (value: string) => {
+      file = value;
+    })
+    .on('option:no-input', () => {
+      command.setOptionValue('input', file);
+      command.setOptionValue('prompts', false);
+    });
 }
 
 /**

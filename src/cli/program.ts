@@ -86,7 +86,7 @@ export function buildProgram(ctx: Context): Command {
       debug?: boolean;
       quiet?: boolean;
       json?: boolean;
-      input?: boolean;
+      prompts?: boolean;
       color?: boolean;
       output?: string;
       allowInsecureHttp?: boolean;
@@ -94,7 +94,7 @@ export function buildProgram(ctx: Context): Command {
     ctx.flags.debug = Boolean(options.debug) || debugFromEnv(ctx.env);
     ctx.flags.quiet = Boolean(options.quiet);
     ctx.flags.json = Boolean(options.json) || options.output === 'json';
-    ctx.flags.interactive = options.input !== false && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+    ctx.flags.interactive = options.prompts !== false && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
     ctx.flags.allowInsecureHttp = Boolean(options.allowInsecureHttp);
     if (options.color === false) {
       ctx.io.colorOut = false;
