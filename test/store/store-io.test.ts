@@ -5,8 +5,8 @@
  * nobody; the full disk is a small tmpfs in a private mount namespace, made full.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, chownSync, copyFileSync, cpSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Conf from 'conf';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -30,8 +30,18 @@ describe('permissions', () => {
   // run's temporary folder must then let nobody through (only through: o+x, no listing).
   const root = inject('tempRoot');
   const rootMode = statSync(root).mode & 0o7777;
+  // nobody runs a copy of the built CLI, and of the Node running the tests, inside that folder: the
+  // clone (and the Node it installed) may sit where nobody cannot go (a home folder of mode 0700, a
+  // folder of mktemp -d).
+  const copy = join(root, 'payorder-for-nobody');
+  const node = join(copy, 'node');
   beforeAll(() => {
-    if (IS_ROOT) chmodSync(root, rootMode | 0o001);
+    if (!IS_ROOT) return;
+    chmodSync(root, rootMode | 0o001);
+    for (const part of ['bin', 'dist', 'package.json'])
+      cpSync(join(dirname(BIN), '..', part), join(copy, part), { recursive: true });
+    copyFileSync(process.execPath, node);
+    spawnSync('chmod', ['-R', 'a+rX', copy]);
   });
   afterAll(() => {
     if (IS_ROOT) chmodSync(root, rootMode);
@@ -59,7 +69,7 @@ describe('permissions', () => {
 
   async function runAsUser(args: string[], folder: StoreFolder): Promise<RunResult> {
     if (!IS_ROOT) return runInProcess(args, { env: folder.env });
-    const child = await execa(process.execPath, [BIN, ...args], {
+    const child = await execa(node, [join(copy, 'bin/payorder.js'), ...args], {
       uid: NOBODY,
       gid: NOBODY,
       env: { PATH: process.env.PATH, ...folder.env },
