@@ -54,6 +54,11 @@ describe('cents', () => {
     expect(formatAmount(9223372036854775807n)).toBe('92233720368547758.07');
   });
 
+  it('formatAmount refuses a negative amount instead of writing "0.-5"', () => {
+    expect(() => formatAmount(-5n)).toThrow(RangeError);
+    expect(() => formatAmount(-1250n)).toThrow('amounts are never negative');
+  });
+
   it.each(['12.50', '-1', '', '1e3', ' 1'])('parseCents rejects %j', (text) => {
     expect(() => parseCents(text)).toThrow(AmountError);
   });

@@ -104,6 +104,16 @@ describe('checkBaseUrl', () => {
     );
   });
 
+  // The endpoint rule looks at the end of the path only: a base whose path merely contains such a word is one.
+  it.each([
+    'https://gw.example/checkout-eu',
+    'https://gw.example/checkout/eu',
+    'https://gw.example/orders-api',
+    'https://gw.example/my-auth/token-service',
+  ])('%s is a base address, kept', (value) => {
+    expect(checkBaseUrl('PAYORDER_CHECKOUT_URL', value)).toBe(value);
+  });
+
   it.each([
     'https://user:pw-9f2c@auth.example',
     'https://user@auth.example',
