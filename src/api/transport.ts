@@ -134,10 +134,13 @@ function noteSent(attempt: Attempt): Dispatcher.DispatcherComposeInterceptor {
 
 /** The whole body as UTF-8 text (a byte order mark dropped, as fetch does); AnswerTooLarge past the cap. */
 async function readText(answer: Response): Promise<string> {
-  if (Number(answer.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+  const length = answer.headers.get('content-length');
+  if (Number(length) > MAX_ANSWER_BYTES) {
     await answer.body?.cancel();
     throw new AnswerTooLarge();
   }
+  // An answer that says how long it is cannot run past it: undici stops at its length.
+  if (length !== null) return answer.text();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of answer.body ?? []) {

@@ -6,6 +6,12 @@
  * folder when it is missing and never changes one it did not create. Every read-modify-write holds
  * a cross-process lock and re-reads under it, so parallel payorder processes never lose each other's
  * writes. A broken file is reported, never replaced; a failed write leaves the file as it was.
+ *
+ * conf writes the file (atomically, with its mode, in its folder), but the store is not read through
+ * conf: conf would read and create the file as soon as it is constructed, before payorder has
+ * checked that the file is not a link, is the user's and is writable by no one else (private-path.ts),
+ * and a command that only reads (most do, once a token is cached) would load conf for nothing.
+ * So a read opens the file itself, without following links, checks what it opened, then parses it.
  */
 import {
   chmodSync,
