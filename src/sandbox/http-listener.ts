@@ -2,7 +2,7 @@
  * The node:http side of the sandbox: finds the route, reads the body as text (at most 64 KiB; the
  * routes parse it themselves, so a malformed body gets the spec's error shape), runs the handler,
  * writes its answer, and tells the request log. Unknown routes, oversized bodies and handler
- * failures get the JSON bodies the sandbox gave when it ran on Fastify.
+ * failures get JSON bodies of one shape: statusCode, error, message (and a Node error's code).
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -25,8 +25,8 @@ export interface RequestLine {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Fastify's error bodies, field for field (clients may have come to rely on them), without the codes
- * Fastify gave its own errors (FST_…); a Node error keeps its code, as it did there.
+ * The sandbox's own error bodies: statusCode, error (the status's name) and message, the shape
+ * clients of the sandbox already parse; a Node error keeps its code.
  */
 const answers = {
   notFound: (method: string, url: string): Answer => ({
@@ -184,8 +184,8 @@ function isHead(error: NodeJS.ErrnoException): boolean {
 }
 
 /**
- * The answer to a request that is not HTTP (node:http's 'clientError'): Fastify's JSON 400, 408 or
- * 431, then the connection is closed. An answer to HEAD has no body: a client reads none, and would
+ * The answer to a request that is not HTTP (node:http's 'clientError'): a JSON 400, 408 or 431 of
+ * the same shape, then the connection is closed. An answer to HEAD has no body: a client reads none, and would
  * take one for the start of another answer.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {

@@ -91,8 +91,8 @@ export function buildServer(core: SandboxCore, options: SandboxOptions = {}): Se
   });
   const server = createServer(createListener(router, guard, options.onRequest));
   server.on('clientError', answerClientError);
-  // As Fastify had it: a hung request (the hang fault) waits until the client gives up, and
-  // keep-alive connections outlive a client's pause between batches.
+  // A hung request (the hang fault) waits until the client gives up, and keep-alive connections
+  // outlive a client's pause between batches.
   server.requestTimeout = 0;
   server.keepAliveTimeout = 72_000;
   return server;
