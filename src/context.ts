@@ -64,12 +64,12 @@ export interface Context {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   flags: Flags;
   /**
-   * Aborted on Ctrl-C or SIGTERM (stop taking new work; let work in flight finish), and on a closed
+   * Aborted on Ctrl-C, SIGTERM or SIGHUP (stop taking new work; let work in flight finish), and on a closed
    * stdout (reason "EPIPE").
    */
   signal: AbortSignal;
   /**
-   * Aborted on a second Ctrl-C or SIGTERM: payorder ends right after its listeners have run, so
+   * Aborted on a second Ctrl-C, SIGTERM or SIGHUP: payorder ends right after its listeners have run, so
    * a listener says (synchronously) what was left undone.
    */
   forced: AbortSignal;

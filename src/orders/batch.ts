@@ -3,7 +3,7 @@
  * results in input order, an optional journal to resume from, and never a blind retry of a line
  * whose outcome is unknown. It yields each line's record; showing them is the caller's business.
  *
- * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM or a closed
+ * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM, SIGHUP or a closed
  * stdout, when the service refuses the token even after a renewal, when the service cannot be
  * reached (nothing of that line was sent: it stays resumable), and when the journal cannot be
  * written (no line is sent that the journal cannot record).

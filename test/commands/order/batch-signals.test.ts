@@ -162,6 +162,34 @@ describe('a second Ctrl-C while requests hang', () => {
   });
 });
 
+// A closed terminal or a dropped SSH session sends SIGHUP: the batch stops as on SIGTERM.
+describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
+  it('finishes the requests in flight, records them created, prints the summary and exits 129', async () => {
+    await login();
+    const file = writeLines(200);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await slowCheckouts(e2e.sb.url, 200);
+    const { child, stderr } = spawnBatch(['--input', file, '--journal', journalFile, '-o', 'ndjson']);
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(8);
+    child.kill('SIGHUP');
+    const result = await child;
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+    expectNoLeak({ exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: stderr() });
+
+    expect(result.signal, stderr()).toBeUndefined();
+    expect(result.exitCode, stderr()).toBe(129);
+    const orders = (await e2e.orders()).length;
+    expect(orders).toBeLessThan(200);
+    // Every request sent was answered and recorded: no line is left "sending" (unknown on a rerun).
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
+    expect(recordsOf(String(result.stdout)).map((r) => r.outcome)).toEqual(Array(orders).fill('created'));
+    expect(stderr()).toContain('stopping: no new line is sent; finishing');
+    expect(stderr()).toMatch(
+      new RegExp(`error: interrupted after ${orders} lines in [\\d.]+ s: ${orders} created`),
+    );
+  });
+});
+
 /** Whether the process has `path` open (Linux: /proc/PID/fd). */
 function hasOpen(pid: number, path: string): boolean {
   const folder = `/proc/${pid}/fd`;
