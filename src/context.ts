@@ -1,7 +1,7 @@
 /**
  * The context every command runs in, built once by the entry point (or by a test): I/O and whether
  * a person is looking, the environment variables, the clock, and the lazy dependencies: the
- * profile store, the OS keychain and the service client. Nothing else in payorder reads process.env,
+ * profile store, the data folder, the OS keychain and the service client. Nothing else in payorder reads process.env,
  * process.stdout or Date.now().
  */
 import { setTimeout as delay } from 'node:timers/promises';
@@ -10,6 +10,7 @@ import type { Transport } from './api/transport.js';
 import type { Loader } from './code-cache.js';
 import { type LongWork, setHeapFor } from './heap-settings.js';
 import { escapeControl } from './output/terminal-text.js';
+import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
@@ -81,6 +82,11 @@ export interface Context {
   heapFor?: (work: LongWork) => void;
   store(): Promise<ProfileStore>;
   /**
+   * What payorder keeps of its own work (the automatic journals of batches): PAYORDER_DATA_DIR, else
+   * $XDG_DATA_HOME/payorder. Nothing is created until a part of it is asked for.
+   */
+  dataFolder(): DataFolder;
+  /**
    * The OS keychain, or why there is none. Opening it loads a native addon: only the code that
    * writes, reads or removes a client secret (session/secret-storage.ts) asks for it.
    */
@@ -124,6 +130,7 @@ export function buildContext({
 }: ContextParts): Context {
   let noProxyWarned = false;
   let store: Promise<ProfileStore> | undefined;
+  let dataFolder: DataFolder | undefined;
   let keychain: Promise<KeychainAccess> | undefined;
   const context: Context = {
     io: {
@@ -141,6 +148,10 @@ export function buildContext({
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
+    },
+    dataFolder() {
+      dataFolder ??= dataFolderOf(env);
+      return dataFolder;
     },
     keychain() {
       keychain ??=

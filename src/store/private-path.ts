@@ -54,3 +54,21 @@ export function refusalOf(part: StorePart, path: string, stats: Stats): CliError
     );
   return undefined;
 }
+
+/**
+ * Why `stats` (an lstat, or an fstat of the opened file) is not safely the user's, by the same rules
+ * as refusalOf, for payorder's other private files and folders (batch journals, the data folder):
+ * "it is a symbolic link", "it is owned by uid 65534, not by you (uid 0)", …; undefined when it is.
+ */
+export function unsafeBecause(part: StorePart, stats: Stats): string | undefined {
+  if (stats.isSymbolicLink()) return 'it is a symbolic link, and payorder follows no link to its own files';
+  if (part === 'folder' ? !stats.isDirectory() : !stats.isFile())
+    return part === 'folder' ? 'it is not a folder' : 'it is not a regular file';
+  if (!POSIX) return undefined;
+  const me = process.geteuid?.();
+  if (me !== undefined && stats.uid !== me) return `it is owned by uid ${stats.uid}, not by you (uid ${me})`;
+  const writers = stats.mode & 0o002 ? 'others' : stats.mode & 0o020 ? 'its group' : undefined;
+  if (writers)
+    return `it is writable by ${writers} (mode ${(stats.mode & 0o7777).toString(8).padStart(4, '0')})`;
+  return undefined;
+}
