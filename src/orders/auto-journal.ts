@@ -82,6 +82,8 @@ export function openAutomaticJournal({
       records = readJournal(readPrivateFile(AUTOMATIC, path), path, { target: ours ? target : undefined });
     } catch (error) {
       if (error instanceof CliError) throw error;
+      // Removed by a batch that started at the same time: expired, then.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw dataFolderError(error, path);
     }
     const recent = [...records.values()].filter((record) => inWindow(record, since));

@@ -168,6 +168,8 @@ export class BatchJournal {
   /** The last event per key from earlier runs, then this run's. */
   readonly previous: Map<string, JournalRecord>;
   readonly #seen = new Map<string, number>();
+  /** Whether records were written since the last sync began. */
+  #unsynced = false;
   /** The sync that will cover the records written since the last one began. */
   #gathering: Promise<void> | undefined;
   /** The last sync begun. */
@@ -194,15 +196,23 @@ export class BatchJournal {
     return `${base}#${count}`;
   }
 
-  /** Appends a record (to the OS at once); a failed write (full disk, I/O error) throws an 'io' error. */
+  /**
+   * Appends a record (to the OS at once); a failed write (full disk, I/O error) throws an 'io' error.
+   * It reaches the disk with the next sync: the next synced(), or close().
+   */
   write(record: JournalRecord): void {
     this.#append(`${JSON.stringify(record)}\n`);
     this.previous.set(record.key, record);
-    this.#gathering ??= this.#sync();
+    this.#unsynced = true;
   }
 
-  /** Resolves once every record written so far is on the disk; rejects with an 'io' error. */
+  /**
+   * Resolves once every record written so far is on the disk; rejects with an 'io' error. Only a
+   * record that must be on the disk before something happens is waited for ("sending"): the others
+   * go with it, and a crash before then leaves their line "sending", reported unknown, never resent.
+   */
   synced(): Promise<void> {
+    if (this.#unsynced) this.#gathering ??= this.#sync();
     return this.#gathering ?? this.#last;
   }
 
@@ -223,6 +233,7 @@ export class BatchJournal {
       await before.catch(() => {});
       // Records written from now on wait for the next sync.
       this.#gathering = undefined;
+      this.#unsynced = false;
       await new Promise<void>((resolve, reject) =>
         fdatasync(this.fd, (error) => (error ? reject(writeError(this.path, error)) : resolve())),
       );
