@@ -101,7 +101,7 @@ export function openAutomaticJournal({
     throw dataFolderError(error, path);
   }
   try {
-    return new BatchJournal(path, fd, { previous, target, created: true, text: '' });
+    return new BatchJournal(path, fd, { previous, target, created: true, text: '', kind: 'automatic' });
   } catch (error) {
     closeSync(fd);
     throw error;

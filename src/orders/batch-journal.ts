@@ -137,7 +137,7 @@ export function openJournal(path: string, target: JournalTarget): BatchJournal {
   try {
     opened = openPrivateFile(JOURNAL, path, 'new-or-existing');
   } catch (error) {
-    throw error instanceof CliError ? error : writeError(path, error);
+    throw error instanceof CliError ? error : writeError(path, error, 'file');
   }
   try {
     const previous = readJournal(opened.text, path, { target, field: '--journal' });
@@ -145,6 +145,7 @@ export function openJournal(path: string, target: JournalTarget): BatchJournal {
       previous,
       target,
       created: opened.created,
+      kind: 'file',
       text: opened.text,
     });
   } catch (error) {
@@ -160,6 +161,8 @@ export interface JournalStart {
   target: JournalTarget;
   /** Whether the file was made for this run (its name is then made durable too). */
   created: boolean;
+  /** A file the user named (--journal), or one in the data folder: what a failure's hint says. */
+  kind: 'file' | 'automatic';
   /** What the file held before this run. */
   text: string;
 }
@@ -168,6 +171,7 @@ export class BatchJournal {
   /** The last event per key from earlier runs, then this run's. */
   readonly previous: Map<string, JournalRecord>;
   readonly #seen = new Map<string, number>();
+  readonly #kind: JournalStart['kind'];
   /** Whether records were written since the last sync began. */
   #unsynced = false;
   /** The sync that will cover the records written since the last one began. */
@@ -178,15 +182,16 @@ export class BatchJournal {
   constructor(
     readonly path: string,
     readonly fd: number,
-    { previous, target, created, text }: JournalStart,
+    { previous, target, created, text, kind }: JournalStart,
   ) {
     this.previous = previous;
+    this.#kind = kind;
     // A torn last record gets a line of its own, so this run's header is whole.
     const endsTorn = text !== '' && !text.endsWith('\n');
     this.#append(
       `${endsTorn ? '\n' : ''}${JSON.stringify({ payorder_journal: 1, target } satisfies JournalHeader)}\n`,
     );
-    if (created) syncFolderOf(path);
+    if (created) syncFolderOf(path, kind);
   }
 
   /** The key of the next line with this content (the Nth identical line gets the Nth key). */
@@ -235,7 +240,7 @@ export class BatchJournal {
       this.#gathering = undefined;
       this.#unsynced = false;
       await new Promise<void>((resolve, reject) =>
-        fdatasync(this.fd, (error) => (error ? reject(writeError(this.path, error)) : resolve())),
+        fdatasync(this.fd, (error) => (error ? reject(writeError(this.path, error, this.#kind)) : resolve())),
       );
     })();
     // Whoever waits for it sees a failure; a sync nobody waits for is not an unhandled rejection.
@@ -248,13 +253,13 @@ export class BatchJournal {
     try {
       writeSync(this.fd, text);
     } catch (error) {
-      throw writeError(this.path, error);
+      throw writeError(this.path, error, this.#kind);
     }
   }
 }
 
 /** Makes a new file's name durable: without it, a power cut could lose the file with its records. */
-function syncFolderOf(path: string): void {
+function syncFolderOf(path: string, kind: JournalStart['kind']): void {
   // Windows cannot open a folder as a file; NTFS keeps its names in its own journal.
   if (process.platform === 'win32') return;
   let fd: number | undefined;
@@ -262,15 +267,20 @@ function syncFolderOf(path: string): void {
     fd = openSync(dirname(path), 'r');
     fsyncSync(fd);
   } catch (error) {
-    throw writeError(path, error);
+    throw writeError(path, error, kind);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
 }
 
-function writeError(path: string, error: unknown): CliError {
+function writeError(path: string, error: unknown, kind: JournalStart['kind']): CliError {
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new CliError('io', `cannot write the journal ${path} (${code})`, {
+  const message = `cannot write the journal ${path} (${code})`;
+  if (kind === 'automatic')
+    return new CliError('io', message, {
+      hint: 'free some space on that disk (or set PAYORDER_DATA_DIR to a folder on another), then rerun the same command to resume',
+    });
+  return new CliError('io', message, {
     field: '--journal',
     hint: 'free some space or give a journal on another disk, then rerun with the same --journal to resume',
   });
