@@ -2,7 +2,7 @@
  * `order create --input` as a real process: a reader that goes away (`| head -1`), a second Ctrl-C
  * while requests hang, and a stop while the input (a FIFO with no writer) gives nothing.
  */
-import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -187,6 +187,39 @@ describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
     expect(stderr()).toMatch(
       new RegExp(`error: interrupted after ${orders} lines in [\\d.]+ s: ${orders} created`),
     );
+  });
+});
+
+// The terminal itself goes away: payorder gets SIGHUP, and its writes to the terminal fail (EIO).
+describeWithTools(['script'], 'a batch on a terminal that is closed', () => {
+  it('finishes the requests in flight and records them created; its summary goes to stderr', async () => {
+    await login();
+    const file = writeLines(200);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const errors = join(e2e.dir, 'stderr.txt');
+    await slowCheckouts(e2e.sb.url, 200);
+    const command = `"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}" --journal "${journalFile}" 2>"${errors}"`;
+    const terminal = execa('script', ['-qefc', command, '/dev/null'], {
+      env: e2e.env(),
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(8);
+    // The terminal closes: `script` holds its master side, and the kernel hangs up its session.
+    terminal.kill('SIGKILL');
+    await terminal;
+    const stderr = () => (existsSync(errors) ? readFileSync(errors, 'utf8') : '');
+    await expect
+      .poll(stderr, { timeout: 10_000, interval: 50 })
+      .toMatch(/error: interrupted after \d+ lines/);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+
+    expect(stderr()).not.toContain('EIO');
+    const orders = (await e2e.orders()).length;
+    expect(orders).toBeLessThan(200);
+    expect(stderr()).toContain(`error: interrupted after ${orders} lines`);
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
   });
 });
 
