@@ -21,7 +21,7 @@ __payorder_opts() {
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config list") echo "--debug -q --quiet --no-input --no-color --all --json -h --help" ;;
     "order") echo "-h --help" ;;
-    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "order get") echo "--input --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
@@ -105,9 +105,9 @@ __payorder_value() {
 }
 __payorder_args() {
   case "$1|$2" in
-    "config get|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config set|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config unset|0") echo "choices default-env default-api default-output production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config get|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config set|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config unset|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
     "migrate-check|"*) echo "files" ;;
     "completion|0") echo "choices bash zsh fish powershell" ;;
   esac

@@ -1,13 +1,14 @@
 /**
  * The context every command runs in, built once by the entry point (or by a test): I/O and whether
  * a person is looking, the environment variables, the clock, and the lazy dependencies: the
- * profile store, the OS keychain and the service client. Nothing else in payorder reads process.env,
+ * profile store, the data folder, the OS keychain and the service client. Nothing else in payorder reads process.env,
  * process.stdout or Date.now().
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import type { Transport } from './api/transport.js';
 import { escapeControl } from './output/terminal-text.js';
+import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
@@ -64,16 +65,21 @@ export interface Context {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   flags: Flags;
   /**
-   * Aborted on Ctrl-C or SIGTERM (stop taking new work; let work in flight finish), and on a closed
+   * Aborted on Ctrl-C, SIGTERM or SIGHUP (stop taking new work; let work in flight finish), and on a closed
    * stdout (reason "EPIPE").
    */
   signal: AbortSignal;
   /**
-   * Aborted on a second Ctrl-C or SIGTERM: payorder ends right after its listeners have run, so
+   * Aborted on a second Ctrl-C, SIGTERM or SIGHUP: payorder ends right after its listeners have run, so
    * a listener says (synchronously) what was left undone.
    */
   forced: AbortSignal;
   store(): Promise<ProfileStore>;
+  /**
+   * What payorder keeps of its own work (the automatic journals of batches): PAYORDER_DATA_DIR, else
+   * $XDG_DATA_HOME/payorder. Nothing is created until a part of it is asked for.
+   */
+  dataFolder(): DataFolder;
   /**
    * The OS keychain, or why there is none. Opening it loads a native addon: only the code that
    * writes, reads or removes a client secret (session/secret-storage.ts) asks for it.
@@ -112,6 +118,7 @@ export function buildContext({
   keychain: openOwn,
 }: ContextParts): Context {
   let store: Promise<ProfileStore> | undefined;
+  let dataFolder: DataFolder | undefined;
   let keychain: Promise<KeychainAccess> | undefined;
   const context: Context = {
     io: {
@@ -128,6 +135,10 @@ export function buildContext({
     store() {
       store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
       return store;
+    },
+    dataFolder() {
+      dataFolder ??= dataFolderOf(env);
+      return dataFolder;
     },
     keychain() {
       keychain ??=

@@ -19,6 +19,8 @@ export const EXIT = {
   refunded: 7,
   /** --wait: the order was still PENDING when --timeout ran out. */
   waitTimedOut: 8,
+  /** The terminal went away (SIGHUP: a closed terminal, a dropped SSH session): 128 + 1, as a shell reports it. */
+  hungUp: 129,
   interrupted: 130,
   /** stdout was closed (e.g. `| head`) before a batch was done: it stopped sending. */
   closedPipe: 141,
@@ -32,6 +34,8 @@ export type ErrorKind =
   | 'network'
   | 'outcome_unknown'
   | 'interrupted'
+  /** Interrupted by SIGHUP: work in flight was finished and recorded, as on SIGTERM. */
+  | 'hung_up'
   | 'config'
   /** A local file (journal, store) could not be written: disk full, I/O error. */
   | 'io'
@@ -52,6 +56,7 @@ const EXIT_OF: Record<ErrorKind, number> = {
   outcome_unknown: EXIT.network,
   io: EXIT.network,
   interrupted: EXIT.interrupted,
+  hung_up: EXIT.hungUp,
   closed_pipe: EXIT.closedPipe,
   payment_failed: EXIT.paymentFailed,
   refunded: EXIT.refunded,

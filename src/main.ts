@@ -18,27 +18,32 @@ export async function main(argv: string[]): Promise<number> {
   let firstSignal = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     const now = performance.now();
-    // A second Ctrl-C (or SIGTERM) means "now": listeners of ctx.forced say what is left undone,
-    // then payorder ends. A signal that comes right after the first is not a person pressing
+    // A second Ctrl-C (or SIGTERM, SIGHUP) means "now": listeners of ctx.forced say what is left
+    // undone, then payorder ends. A signal that comes right after the first is not a person pressing
     // again: some dependencies re-raise it at once.
     if (firstSignal > 0 && now - firstSignal > 250) {
       force.abort(signal);
-      process.exit(EXIT.interrupted);
+      process.exit(signal === 'SIGHUP' ? EXIT.hungUp : EXIT.interrupted);
     }
     if (firstSignal === 0) firstSignal = now;
     stop.abort(signal);
   };
   // A reader that goes away (`payorder … | head`) stops the work: nothing more is started, work in
   // flight finishes, and a batch says on stderr what was done. What is still written is dropped.
+  // A terminal that was closed answers writes with EIO, and its SIGHUP may come before or after:
+  // either way it is a hang-up (exit 129); what is written to it is dropped as well, and the work in
+  // flight still finishes and is recorded.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    stop.abort('EPIPE');
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
+    stop.abort(error.code === 'EIO' ? 'SIGHUP' : 'EPIPE');
   });
   process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
   });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal or a dropped SSH session: stop as on SIGTERM rather than die with work in flight.
+  process.on('SIGHUP', onSignal);
   return run(argv, createContext(process, stop.signal, force.signal));
 }
 
@@ -70,12 +75,14 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);
-    const failure =
+    let failure =
       error instanceof CliError
         ? error
         : new CliError('rejected', `unexpected failure: ${(error as Error)?.message ?? String(error)}`, {
             hint: 'please report this with the command you ran (add --debug for details)',
           });
+    if (failure.kind === 'interrupted' && ctx.signal.reason === 'SIGHUP')
+      failure = new CliError('hung_up', failure.message, failure.details);
     if (failure.details.reported) return failure.exitCode;
     renderError(ctx, failure);
     if (ctx.flags.debug && !(error instanceof CliError))

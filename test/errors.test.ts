@@ -12,6 +12,7 @@ describe('CliError', () => {
     ['outcome_unknown', EXIT.network],
     ['io', EXIT.network],
     ['interrupted', EXIT.interrupted],
+    ['hung_up', 129],
     ['closed_pipe', EXIT.closedPipe],
     ['payment_failed', 6],
     ['refunded', 7],

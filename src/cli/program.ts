@@ -25,6 +25,7 @@ const EXIT_CODE_HELP = `Exit codes:
   2    bad usage or invalid input; nothing was sent
   4    authentication missing or refused
   5    the service could not be reached, the outcome is unknown, or a local file could not be written
+  129  hung up (SIGHUP: the terminal was closed); a batch finished what was in flight
   130  interrupted (Ctrl-C)
   141  stdout was closed before a batch or a bulk lookup was done (a batch stopped sending)`;
 

@@ -11,11 +11,20 @@
  *
  * A record cut by a crash or a full disk is the last line of its run; it is recognized as torn and
  * ignored (its line's "sending" record stands, so that line is reported unknown, never resent).
+ *
+ * A line's request leaves only once its "sending" record is on the disk (fdatasync), so that a power
+ * cut never loses it; the records written in one turn of the event loop share one sync, so a batch
+ * with many lines in flight does not wait for a sync per line.
+ *
+ * A journal decides what is sent, so it is used only when it is safely the user's (no link, owned by
+ * the user, writable by no one else), and a new one is created with O_EXCL, never through a link.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Order, OrderDraft } from '../contract/schemas.js';
 import { CliError, usageError } from '../errors.js';
+import { openPrivateFile, type PrivateLabel } from '../store/private-files.js';
 
 export type JournalEvent = 'sending' | 'created' | 'failed' | 'unknown';
 
@@ -75,56 +84,114 @@ function parse(text: string): unknown {
   }
 }
 
-export class BatchJournal {
+/**
+ * The last event per key of a journal's text, checked against the target it is resumed for (none:
+ * a file read only for its records' times).
+ */
+export function readJournal(
+  text: string,
+  path: string,
+  { target, field }: { target?: JournalTarget; field?: string },
+): Map<string, JournalRecord> {
+  const previous = new Map<string, JournalRecord>();
+  const named = field ? `${field}: ${path}` : path;
+  const details = (hint: string) => (field ? { field, hint } : { hint });
+  const lines = text.split('\n');
+  let header = false;
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const value = parse(line);
+    const nextLine = lines.slice(index + 1).find((l) => l.trim() !== '');
+    if (isHeader(value)) {
+      header = true;
+      if (target && JSON.stringify(value.target) !== JSON.stringify(target))
+        throw usageError(
+          `${named} belongs to a batch for ${describeTarget(value.target)}, not ${describeTarget(target)}`,
+          details(
+            'resuming it against another target would create every order again: use a new journal file, or the target it was made for',
+          ),
+        );
+    } else if (header && isRecord(value)) {
+      previous.set(value.key, value);
+    } else if (!(header && (nextLine === undefined || isHeader(parse(nextLine))))) {
+      // Only the last record of a run may be torn (cut by a crash or a full disk).
+      throw usageError(
+        `${named} line ${index + 1} is not a payorder journal record`,
+        details('give a journal file that payorder wrote, or a new file'),
+      );
+    }
+  });
+  return previous;
+}
+
+const JOURNAL: PrivateLabel = {
+  name: 'the journal',
+  field: '--journal',
+  instead:
+    'payorder trusts only a journal that you own and that no one else can write (a forged one could skip lines or show links of its own): if it is yours, fix it (chown, chmod go-w, or replace the link with its file); otherwise give a new journal file',
+};
+
+/** Opens `path` (--journal FILE) for a run: its records from earlier runs, then this run's header. */
+export function openJournal(path: string, target: JournalTarget): BatchJournal {
+  let opened: ReturnType<typeof openPrivateFile>;
+  try {
+    opened = openPrivateFile(JOURNAL, path, 'new-or-existing');
+  } catch (error) {
+    throw error instanceof CliError ? error : writeError(path, error, 'file');
+  }
+  try {
+    const previous = readJournal(opened.text, path, { target, field: '--journal' });
+    return new BatchJournal(path, opened.fd, {
+      previous,
+      target,
+      created: opened.created,
+      kind: 'file',
+      text: opened.text,
+    });
+  } catch (error) {
+    closeSync(opened.fd);
+    throw error;
+  }
+}
+
+/** What a journal starts a run with. */
+export interface JournalStart {
   /** The last event per key from earlier runs. */
-  readonly previous = new Map<string, JournalRecord>();
-  readonly #fd: number;
+  previous: Map<string, JournalRecord>;
+  target: JournalTarget;
+  /** Whether the file was made for this run (its name is then made durable too). */
+  created: boolean;
+  /** A file the user named (--journal), or one in the data folder: what a failure's hint says. */
+  kind: 'file' | 'automatic';
+  /** What the file held before this run. */
+  text: string;
+}
+
+export class BatchJournal {
+  /** The last event per key from earlier runs, then this run's. */
+  readonly previous: Map<string, JournalRecord>;
   readonly #seen = new Map<string, number>();
+  readonly #kind: JournalStart['kind'];
+  /** Whether records were written since the last sync began. */
+  #unsynced = false;
+  /** The sync that will cover the records written since the last one began. */
+  #gathering: Promise<void> | undefined;
+  /** The last sync begun. */
+  #last: Promise<void> = Promise.resolve();
 
   constructor(
     readonly path: string,
-    target: JournalTarget,
+    readonly fd: number,
+    { previous, target, created, text, kind }: JournalStart,
   ) {
-    let endsTorn = false;
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
-      const lines = text.split('\n');
-      endsTorn = text !== '' && !text.endsWith('\n');
-      let header = false;
-      lines.forEach((line, index) => {
-        if (line.trim() === '') return;
-        const value = parse(line);
-        const nextLine = lines.slice(index + 1).find((l) => l.trim() !== '');
-        if (isHeader(value)) {
-          header = true;
-          if (JSON.stringify(value.target) !== JSON.stringify(target))
-            throw usageError(
-              `--journal: ${path} belongs to a batch for ${describeTarget(value.target)}, not ${describeTarget(target)}`,
-              {
-                field: '--journal',
-                hint: 'resuming it against another target would create every order again: use a new journal file, or the target it was made for',
-              },
-            );
-        } else if (header && isRecord(value)) {
-          this.previous.set(value.key, value);
-        } else if (!(header && (nextLine === undefined || isHeader(parse(nextLine))))) {
-          // Only the last record of a run may be torn (cut by a crash or a full disk).
-          throw usageError(`--journal: ${path} line ${index + 1} is not a payorder journal record`, {
-            field: '--journal',
-            hint: 'give a journal file that payorder wrote, or a new file',
-          });
-        }
-      });
-    }
-    try {
-      this.#fd = openSync(path, 'a', 0o600);
-    } catch (error) {
-      throw writeError(path, error);
-    }
+    this.previous = previous;
+    this.#kind = kind;
     // A torn last record gets a line of its own, so this run's header is whole.
+    const endsTorn = text !== '' && !text.endsWith('\n');
     this.#append(
       `${endsTorn ? '\n' : ''}${JSON.stringify({ payorder_journal: 1, target } satisfies JournalHeader)}\n`,
     );
+    if (created) syncFolderOf(path, kind);
   }
 
   /** The key of the next line with this content (the Nth identical line gets the Nth key). */
@@ -134,28 +201,86 @@ export class BatchJournal {
     return `${base}#${count}`;
   }
 
-  /** Appends a record; a failed write (full disk, I/O error) throws an 'io' error. */
+  /**
+   * Appends a record (to the OS at once); a failed write (full disk, I/O error) throws an 'io' error.
+   * It reaches the disk with the next sync: the next synced(), or close().
+   */
   write(record: JournalRecord): void {
     this.#append(`${JSON.stringify(record)}\n`);
     this.previous.set(record.key, record);
+    this.#unsynced = true;
   }
 
-  close(): void {
-    closeSync(this.#fd);
+  /**
+   * Resolves once every record written so far is on the disk; rejects with an 'io' error. Only a
+   * record that must be on the disk before something happens is waited for ("sending"): the others
+   * go with it, and a crash before then leaves their line "sending", reported unknown, never resent.
+   */
+  synced(): Promise<void> {
+    if (this.#unsynced) this.#gathering ??= this.#sync();
+    return this.#gathering ?? this.#last;
+  }
+
+  /** Waits for the last records to be on the disk, then closes the file. */
+  async close(): Promise<void> {
+    try {
+      await this.synced();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+
+  #sync(): Promise<void> {
+    const before = this.#last;
+    const sync = (async () => {
+      // The lines a batch starts in this turn of the event loop write their records before it ends.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await before.catch(() => {});
+      // Records written from now on wait for the next sync.
+      this.#gathering = undefined;
+      this.#unsynced = false;
+      await new Promise<void>((resolve, reject) =>
+        fdatasync(this.fd, (error) => (error ? reject(writeError(this.path, error, this.#kind)) : resolve())),
+      );
+    })();
+    // Whoever waits for it sees a failure; a sync nobody waits for is not an unhandled rejection.
+    sync.catch(() => {});
+    this.#last = sync;
+    return sync;
   }
 
   #append(text: string): void {
     try {
-      writeSync(this.#fd, text);
+      writeSync(this.fd, text);
     } catch (error) {
-      throw writeError(this.path, error);
+      throw writeError(this.path, error, this.#kind);
     }
   }
 }
 
-function writeError(path: string, error: unknown): CliError {
+/** Makes a new file's name durable: without it, a power cut could lose the file with its records. */
+function syncFolderOf(path: string, kind: JournalStart['kind']): void {
+  // Windows cannot open a folder as a file; NTFS keeps its names in its own journal.
+  if (process.platform === 'win32') return;
+  let fd: number | undefined;
+  try {
+    fd = openSync(dirname(path), 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    throw writeError(path, error, kind);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function writeError(path: string, error: unknown, kind: JournalStart['kind']): CliError {
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new CliError('io', `cannot write the journal ${path} (${code})`, {
+  const message = `cannot write the journal ${path} (${code})`;
+  if (kind === 'automatic')
+    return new CliError('io', message, {
+      hint: 'free some space on that disk (or set PAYORDER_DATA_DIR to a folder on another), then rerun the same command to resume',
+    });
+  return new CliError('io', message, {
     field: '--journal',
     hint: 'free some space or give a journal on another disk, then rerun with the same --journal to resume',
   });

@@ -3,7 +3,7 @@
  * results in input order, an optional journal to resume from, and never a blind retry of a line
  * whose outcome is unknown. It yields each line's record; showing them is the caller's business.
  *
- * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM or a closed
+ * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM, SIGHUP or a closed
  * stdout, when the service refuses the token even after a renewal, when the service cannot be
  * reached (nothing of that line was sent: it stays resumable), and when the journal cannot be
  * written (no line is sent that the journal cannot record).
@@ -17,17 +17,31 @@ import { CliError, type ErrorKind } from '../errors.js';
 import { warn } from '../output/messages.js';
 import type { BatchInput, BatchRecord, LineOutcome } from '../output/order-writer.js';
 import type { Session } from '../session/session.js';
+import { openAutomaticJournal } from './auto-journal.js';
 import { type InputLine, readBatch } from './batch-input.js';
-import { BatchJournal, draftKey } from './batch-journal.js';
+import { type BatchJournal, draftKey, type JournalTarget, openJournal } from './batch-journal.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { orderedPool } from './ordered-pool.js';
+
+/**
+ * Where a batch records its lines: a journal file the user names (--journal), or one payorder keeps
+ * in its data folder (auto-journal.ts), whose lines count as created for `window`.
+ */
+export type JournalChoice =
+  | { kind: 'file'; path: string }
+  | { kind: 'automatic'; window: string; windowMs: number; again: boolean };
 
 export interface BatchOptions {
   input: string;
   concurrency: number;
-  journal?: string;
-  retryUnknown?: boolean;
+  journal: JournalChoice;
+  retryUnknown: boolean;
 }
+
+/** The journal a batch wrote, for its summary. */
+export type JournalUsed =
+  | { kind: 'file'; path: string }
+  | { kind: 'automatic'; path: string; window: string };
 
 /** Errors after which no further line is sent: the next lines would fail the same way. */
 const STOPPING: readonly ErrorKind[] = ['auth', 'network', 'io'];
@@ -36,7 +50,7 @@ export interface BatchSummary {
   lines: number;
   seconds: number;
   counts: Record<LineOutcome, number>;
-  journal?: string;
+  journal: JournalUsed;
   /** Requests sent whose answer has not come yet. */
   inFlight: number;
   /** Why the batch stopped taking lines early: Ctrl-C and friends, or an error that stops it. */
@@ -59,17 +73,33 @@ function inputOf(fields: OrderFields | undefined, draft?: OrderDraft): BatchInpu
   };
 }
 
+/** Opens the journal the batch asked for: the user's file, or a new run in the data folder. */
+function openBatchJournal(ctx: Context, session: Session, choice: JournalChoice): BatchJournal {
+  const { target } = session;
+  const journalTarget: JournalTarget = {
+    env: target.env,
+    api: target.version,
+    auth: target.authBase,
+    checkout: target.checkoutBase,
+    client_id: session.credentials.clientId,
+  };
+  if (choice.kind === 'file') return openJournal(choice.path, journalTarget);
+  return openAutomaticJournal({
+    folder: ctx.dataFolder().folder('batches'),
+    target: journalTarget,
+    now: ctx.clock(),
+    windowMs: choice.windowMs,
+    again: choice.again,
+  });
+}
+
 export function startBatch(ctx: Context, session: Session, options: BatchOptions): BatchRun {
   const { target } = session;
-  const journal = options.journal
-    ? new BatchJournal(options.journal, {
-        env: target.env,
-        api: target.version,
-        auth: target.authBase,
-        checkout: target.checkoutBase,
-        client_id: session.credentials.clientId,
-      })
-    : undefined;
+  const journal = openBatchJournal(ctx, session, options.journal);
+  const journalUsed: JournalUsed =
+    options.journal.kind === 'file'
+      ? { kind: 'file', path: journal.path }
+      : { kind: 'automatic', path: journal.path, window: options.journal.window };
   const counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
   let warnedNotification = false;
   let lines = 0;
@@ -104,8 +134,8 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
       warnedNotification = true;
       warn(ctx, NOTIFICATION_V2_WARNING);
     }
-    const key = journal?.keyFor(draftKey(draft));
-    const before = key ? journal!.previous.get(key) : undefined;
+    const key = journal.keyFor(draftKey(draft));
+    const before = journal.previous.get(key);
     if (before?.event === 'created' && before.order)
       return { record: { line, outcome: 'skipped', order: before.order, input, error: null } };
     if ((before?.event === 'sending' || before?.event === 'unknown') && !options.retryUnknown) {
@@ -117,14 +147,16 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
       return record(line, 'unknown', input, error);
     }
     const at = () => ctx.clock().toISOString();
+    inFlight++;
     try {
-      // Nothing is sent that the journal cannot record.
-      journal?.write({ key: key!, line, event: 'sending', at: at() });
+      // Nothing is sent that the journal cannot record, and nothing before its record is on the disk.
+      journal.write({ key, line, event: 'sending', at: at() });
+      await journal.synced();
     } catch (error) {
+      inFlight--;
       stoppedBy ??= error as CliError;
       return record(line, 'failed', input, error);
     }
-    inFlight++;
     let created: { order: BatchRecord['order']; raw: string } | undefined;
     try {
       const body = orderRequestBody(target.version, draft, session.credentials.username);
@@ -133,8 +165,8 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
       if (error instanceof CliError && STOPPING.includes(error.kind)) stoppedBy ??= error;
       try {
-        journal?.write({
-          key: key!,
+        journal.write({
+          key,
           line,
           event: unknown ? 'unknown' : 'failed',
           at: at(),
@@ -148,7 +180,7 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
       inFlight--;
     }
     try {
-      journal?.write({ key: key!, line, event: 'created', at: at(), order: created.order! });
+      journal.write({ key, line, event: 'created', at: at(), order: created.order! });
     } catch (error) {
       // The order exists but its record could not be written: its "sending" record stands, so a
       // resume reports the line unknown instead of sending it again.
@@ -176,7 +208,7 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
         yield result;
       }
     } finally {
-      journal?.close();
+      await journal.close();
     }
   }
 
@@ -186,7 +218,7 @@ export function startBatch(ctx: Context, session: Session, options: BatchOptions
       lines,
       seconds: (performance.now() - started) / 1000,
       counts,
-      journal: journal?.path,
+      journal: journalUsed,
       inFlight,
       stopped: stoppedBy
         ? { by: 'error', error: stoppedBy }
@@ -203,11 +235,19 @@ function asCliError(error: unknown, line: number): CliError {
   return new CliError(cli.kind, `line ${line}: ${cli.message}`, cli.details);
 }
 
+/** How to resume with the same journal: "rerun with --journal FILE", or for an automatic one the same command. */
+export const rerun = (journal: JournalUsed) =>
+  journal.kind === 'file' ? `rerun with --journal ${journal.path}` : 'rerun the same command';
+
 /** The summary line of a batch, and its error when any line failed, is unknown, or it stopped early. */
 export function batchOutcome(summary: BatchSummary): { line: string; error?: CliError } {
   const { counts, journal, stopped } = summary;
-  const line = `${summary.lines} lines in ${summary.seconds.toFixed(1)} s: ${counts.created} created, ${counts.skipped} already created, ${counts.failed} failed, ${counts.unknown} outcome unknown`;
-  const resume = journal ? `; rerun with --journal ${journal} to resume` : '';
+  const earlier =
+    journal.kind === 'automatic' && counts.skipped > 0
+      ? `; the ${counts.skipped} already created were created by an earlier batch of the same lines within ${journal.window} (--again creates them anew)`
+      : '';
+  const line = `${summary.lines} lines in ${summary.seconds.toFixed(1)} s: ${counts.created} created, ${counts.skipped} already created, ${counts.failed} failed, ${counts.unknown} outcome unknown${earlier}`;
+  const resume = `; ${rerun(journal)} to resume`;
   if (stopped?.by === 'signal')
     return { line, error: new CliError('interrupted', `interrupted after ${line}${resume}`) };
   if (stopped?.by === 'closed-pipe')
@@ -225,7 +265,7 @@ export function batchOutcome(summary: BatchSummary): { line: string; error?: Cli
         ...error.details,
         hint:
           error.kind === 'network'
-            ? `nothing more was sent; the lines not sent are resumable${journal ? ` with --journal ${journal}` : ''}`
+            ? `nothing more was sent; the lines not sent are resumable: ${rerun(journal)}`
             : error.details.hint,
       }),
     };
@@ -241,9 +281,7 @@ export function batchOutcome(summary: BatchSummary): { line: string; error?: Cli
     return {
       line,
       error: new CliError('rejected', line, {
-        hint: journal
-          ? `fix the failed lines and rerun with --journal ${journal}: created lines are skipped`
-          : 'fix the failed lines; add --journal FILE to make reruns skip created lines',
+        hint: `fix the failed lines and ${rerun(journal)}: created lines are skipped`,
       }),
     };
   return { line };

@@ -2,6 +2,7 @@
  * The keys `payorder config` reads and writes, each with its rule and its place in the store.
  */
 
+import { duration } from '../cli/options.js';
 import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from '../contract/environments.js';
 import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
@@ -75,6 +76,37 @@ const DEFAULT_KEYS: ConfigKey[] = [
   },
 ];
 
+/**
+ * How long the lines of a batch run without --journal count as created, as an idempotency key does
+ * (Stripe keeps its keys 24 hours): a rerun inside it skips them, past it the same file is a new batch.
+ */
+export const DEFAULT_BATCH_WINDOW = '24h';
+
+const batchWindowMs = duration('batch-window', 60, 30 * 24 * 3600);
+
+/** The window of a batch's automatic journal: the stored batch-window, else DEFAULT_BATCH_WINDOW. */
+export function batchWindow(data: StoreData): { window: string; windowMs: number } {
+  const window = data.defaults?.batchWindow ?? DEFAULT_BATCH_WINDOW;
+  return { window, windowMs: batchWindowMs(window) };
+}
+
+const BATCH_KEYS: ConfigKey[] = [
+  {
+    kind: 'setting',
+    key: 'batch-window',
+    description: `how long a batch run without --journal skips lines an earlier run created (default ${DEFAULT_BATCH_WINDOW}; e.g. 1h, 90m)`,
+    get: (data) => data.defaults?.batchWindow,
+    set: (data, value) => {
+      defaults(data).batchWindow = value;
+    },
+    check: (value) => {
+      const text = value.trim().toLowerCase();
+      batchWindowMs(text);
+      return text;
+    },
+  },
+];
+
 const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
   API_VERSIONS.flatMap((version) =>
     (['auth', 'checkout'] as const).map((kind) => {
@@ -109,7 +141,12 @@ const INSECURE_HTTP_KEY: ConfigKey = {
   check: (value) => oneOf(ALLOW_INSECURE_HTTP, ['true', 'false'], value),
 };
 
-export const CONFIG_KEYS: readonly ConfigKey[] = [...DEFAULT_KEYS, ...ADDRESS_KEYS, INSECURE_HTTP_KEY];
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  ...DEFAULT_KEYS,
+  ...BATCH_KEYS,
+  ...ADDRESS_KEYS,
+  INSECURE_HTTP_KEY,
+];
 
 export function findConfigKey(key: string): ConfigKey | undefined {
   const [env, ...rest] = key.split('.');

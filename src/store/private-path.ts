@@ -142,3 +142,18 @@ export function secretFileVerdict(
       };
   }
 }
+
+/**
+ * Why `stats` (an lstat, or an fstat of the opened file) is not safely the user's, by the same rules
+ * as refusalOf, for payorder's other private files and folders (batch journals, the data folder):
+ * "it is a symbolic link", "it is owned by uid 65534, not by you (uid 0)", …; undefined when it is.
+ */
+export function unsafeBecause(part: StorePart, stats: Stats): string | undefined {
+  if (stats.isSymbolicLink()) return 'it is a symbolic link, and payorder follows no link to its own files';
+  if (part === 'folder' ? !stats.isDirectory() : !stats.isFile())
+    return part === 'folder' ? 'it is not a folder' : 'it is not a regular file';
+  const access = accessOf(stats, { rootMayOwn: false });
+  if (access?.problem === 'owner') return `it is owned by uid ${access.uid}, not by you (uid ${access.me})`;
+  if (access?.problem === 'writable') return `it is writable by ${access.by} (${access.mode})`;
+  return undefined;
+}

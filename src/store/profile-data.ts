@@ -54,7 +54,13 @@ export interface ProfileData {
 }
 
 export interface StoreData extends ProfileData {
-  defaults?: { env?: EnvName; api?: ApiVersion; output?: OutputFormat };
+  defaults?: {
+    env?: EnvName;
+    api?: ApiVersion;
+    output?: OutputFormat;
+    /** config batch-window: a duration such as "24h" (session/config-keys.ts). */
+    batchWindow?: string;
+  };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;
   /** `config set allow-insecure-http true`: http:// addresses for production and stage, with a warning. */

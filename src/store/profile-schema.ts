@@ -45,7 +45,12 @@ const profileName = z.string().check(z.regex(PROFILE_NAME));
 
 const storeSchema = z.object({
   defaults: z.optional(
-    z.object({ env: z.optional(text), api: z.optional(text), output: z.optional(z.enum(OUTPUT_FORMATS)) }),
+    z.object({
+      env: z.optional(text),
+      api: z.optional(text),
+      output: z.optional(z.enum(OUTPUT_FORMATS)),
+      batchWindow: z.optional(text),
+    }),
   ),
   environments,
   profiles: z.optional(z.record(profileName, z.object({ environments }))),

@@ -18,7 +18,8 @@
  * BENCH_RUNS (start-up runs, default 20), BENCH_ROUNDS (batch rounds, default 3), BENCH_SCALE (a
  * factor on every line count, default 1) and BENCH_ONLY (sections: startup, throughput, memory,
  * latency) shorten a run; BENCH_NODE_FLAGS are given to every payorder
- * process. Linux only (/proc). A benchmark, not a test.
+ * process; BENCH_JOURNAL=file gives every batch a --journal file (a build before the automatic
+ * journal then keeps one too). Linux only (/proc). A benchmark, not a test.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,8 @@ const NODE_FLAGS = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.s
 const BEFORE = process.env.BENCH_BEFORE ? resolve(ROOT, process.env.BENCH_BEFORE) : undefined;
 const CONCURRENCY = 16;
 const lines = (count: number) => Math.max(100, Math.round(count * SCALE));
+/** BENCH_JOURNAL=file gives every batch a --journal file; by default a batch keeps its journal itself. */
+const JOURNAL_FILE = process.env.BENCH_JOURNAL === 'file';
 /** BENCH_ONLY=startup,throughput,memory,latency runs only those sections (default: all). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
@@ -236,6 +239,17 @@ const batchArgs = (cli: Cli, file: string) => [
   '--quiet',
 ];
 
+/**
+ * Measures one batch run of `cli`, with a data folder of its own: a batch without --journal keeps its
+ * journal there, and would skip the lines an earlier round created. With BENCH_JOURNAL=file the batch
+ * is given a journal file (in that folder) instead.
+ */
+function measureBatch(cli: Cli, file: string): Promise<Measured> {
+  const data = mkdtempSync(join(work, 'data-'));
+  const journal = JOURNAL_FILE ? ['--journal', join(data, 'orders.journal')] : [];
+  return measure([...batchArgs(cli, file), ...journal], { ...cli.env, PAYORDER_DATA_DIR: data });
+}
+
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(34)}${cells.join('  ')}`);
 
@@ -350,7 +364,7 @@ async function throughput(clis: Cli[], sandbox: Sandbox, token: string) {
     const batches: Measured[] = [];
     for (const cli of clis) {
       await emptied(sandbox);
-      const batch = await measure(batchArgs(cli, file), cli.env);
+      const batch = await measureBatch(cli, file);
       if (batch.code !== 0) throw new Error(`${cli.name}: the batch exited ${batch.code}`);
       batches.push(batch);
     }
@@ -399,7 +413,7 @@ async function memory(clis: Cli[], sandbox: Sandbox) {
       const runs: Measured[] = [];
       for (let round = 0; round < (largest ? 1 : ROUNDS); round++) {
         await emptied(sandbox);
-        runs.push(await measure(batchArgs(cli, file), cli.env));
+        runs.push(await measureBatch(cli, file));
       }
       const peak = median(runs.map((r) => r.peakMb));
       cells.push(
@@ -439,7 +453,7 @@ async function latency(clis: Cli[]) {
       );
       for (const [i, cli] of slow.entries()) {
         await emptied(sandbox);
-        runs[i]!.push(await measure(batchArgs(cli, file), cli.env));
+        runs[i]!.push(await measureBatch(cli, file));
       }
     }
     console.log(

@@ -67,7 +67,10 @@ export interface CliOptions {
  */
 export const cacheEnv = () => ({ XDG_CACHE_HOME: join(inject('tempRoot'), 'cache') });
 
-/** The whole environment a test gives payorder: a config folder, and a sandbox for every address. */
+/**
+ * The whole environment a test gives payorder: a config folder, a data folder beside it (each test
+ * its own: no batch sees another test's automatic journals), and a sandbox for every address.
+ */
 export function cliEnv(
   base: { configDir: string; url?: string },
   extra: Record<string, string | undefined> = {},
@@ -77,6 +80,7 @@ export function cliEnv(
     HOME: base.configDir,
     ...cacheEnv(),
     PAYORDER_CONFIG_DIR: base.configDir,
+    PAYORDER_DATA_DIR: `${base.configDir}.data`,
     ...(base.url ? { PAYORDER_AUTH_URL: base.url, PAYORDER_CHECKOUT_URL: base.url } : {}),
     ...extra,
   };

@@ -2,7 +2,10 @@
  * A context for running payorder in process: captured stdout and stderr, a stdin of the test's
  * choosing, TTY-ness, environment and clock set by the test (the role of gh's iostreams.Test()).
  */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { inject } from 'vitest';
 import { buildContext, type Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
 import type { KeychainAccess } from '../../src/store/keychain.js';
@@ -55,7 +58,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
       stdoutColumns: options.stdoutIsTTY ? (options.columns ?? 0) : 0,
       stderrColumns: options.stderrIsTTY ? (options.columns ?? 0) : 0,
     },
-    env: { ...options.env },
+    // A data folder of its own unless the test names one: never the real ~/.local/share/payorder.
+    env: { PAYORDER_DATA_DIR: join(inject('tempRoot'), `data-${randomUUID()}`), ...options.env },
     signal: options.signal ?? new AbortController().signal,
     ...(options.now ? { clock: () => options.now! } : {}),
     ...(options.time ?? {}),

@@ -26,12 +26,12 @@ const TARGET: JournalTarget = {
 const AT = '2026-06-01T12:00:00.000Z';
 const sending = (key: string, line: number): JournalRecord => ({ key, line, event: 'sending', at: AT });
 
-let BatchJournal: typeof import('../../src/orders/batch-journal.js').BatchJournal;
+let openJournal: typeof import('../../src/orders/batch-journal.js').openJournal;
 let CliError: typeof import('../../src/errors.js').CliError;
 let EXIT: typeof import('../../src/errors.js').EXIT;
 beforeAll(async () => {
   vi.resetModules();
-  ({ BatchJournal } = await import('../../src/orders/batch-journal.js'));
+  ({ openJournal } = await import('../../src/orders/batch-journal.js'));
   ({ CliError, EXIT } = await import('../../src/errors.js'));
 });
 afterEach(() => vi.mocked(fs.writeSync).mockReset());
@@ -41,7 +41,7 @@ describe('a journal on a full disk', () => {
     const real = await vi.importActual<typeof import('node:fs')>('node:fs');
     vi.mocked(fs.writeSync).mockImplementation(real.writeSync as typeof fs.writeSync);
     const path = join(tempDir('journal-full-'), 'orders.journal');
-    const journal = new BatchJournal(path, TARGET);
+    const journal = openJournal(path, TARGET);
     journal.write(sending('a#1', 1));
     // The disk fills up in the middle of the next record: half of it reaches the file.
     vi.mocked(fs.writeSync).mockImplementationOnce(((fd: number, text: string) => {
@@ -54,19 +54,19 @@ describe('a journal on a full disk', () => {
     } catch (error) {
       caught = error;
     }
-    journal.close();
+    await journal.close();
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliErrorType).kind).toBe('io');
     expect((caught as CliErrorType).exitCode).toBe(EXIT.network);
     expect((caught as CliErrorType).message).toBe(`cannot write the journal ${path} (ENOSPC)`);
 
     // Space again: the resume sees the whole record, ignores the torn one, and appends whole lines.
-    const resumed = new BatchJournal(path, TARGET);
+    const resumed = openJournal(path, TARGET);
     expect(Object.fromEntries(resumed.previous)).toEqual({ 'a#1': sending('a#1', 1) });
     resumed.write(sending('c#1', 3));
-    resumed.close();
-    const again = new BatchJournal(path, TARGET);
+    await resumed.close();
+    const again = openJournal(path, TARGET);
     expect([...again.previous.keys()]).toEqual(['a#1', 'c#1']);
-    again.close();
+    await again.close();
   });
 });

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { Order, OrderDraft } from '../../src/contract/schemas.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import {
-  BatchJournal,
+  type BatchJournal,
   draftKey,
   type JournalRecord,
   type JournalTarget,
+  openJournal,
 } from '../../src/orders/batch-journal.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 
@@ -46,12 +47,12 @@ const order: Order = {
 const journalPath = () => join(tempDir('batch-journal-'), 'orders.journal');
 
 /** Opens a journal, runs `use` on it and closes it, as one batch run does. */
-function run<T>(path: string, use: (journal: BatchJournal) => T, target = TARGET): T {
-  const journal = new BatchJournal(path, target);
+async function run<T>(path: string, use: (journal: BatchJournal) => T, target = TARGET): Promise<T> {
+  const journal = openJournal(path, target);
   try {
     return use(journal);
   } finally {
-    journal.close();
+    await journal.close();
   }
 }
 
@@ -63,13 +64,13 @@ const fileRecords = (path: string): JournalRecord[] =>
     .map((line) => JSON.parse(line) as JournalRecord);
 
 describe('draftKey', () => {
-  it('is the same for the same order, and 32 hex characters long', () => {
+  it('is the same for the same order, and 32 hex characters long', async () => {
     const key = draftKey(tea);
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     expect(draftKey({ ...tea })).toBe(key);
   });
 
-  it('treats an absent optional field and an undefined one alike', () => {
+  it('treats an absent optional field and an undefined one alike', async () => {
     expect(draftKey({ ...tea, notificationUrl: undefined, externalReference: undefined })).toBe(
       draftKey(tea),
     );
@@ -86,7 +87,7 @@ describe('draftKey', () => {
     expect(draftKey(draft)).not.toBe(draftKey(tea));
   });
 
-  it('cannot be forged by moving text from one field into the next', () => {
+  it('cannot be forged by moving text from one field into the next', async () => {
     const a = { ...tea, description: 'Tea","https://x', successUrl: 'https://y' };
     const b = { ...tea, description: 'Tea', successUrl: 'https://x","https://y' };
     expect(draftKey(a)).not.toBe(draftKey(b));
@@ -94,20 +95,20 @@ describe('draftKey', () => {
 });
 
 describe('BatchJournal', () => {
-  it('creates the file readable by its owner only, and starts with no previous records', () => {
+  it('creates the file readable by its owner only, and starts with no previous records', async () => {
     const path = journalPath();
-    const previous = run(path, (journal) => new Map(journal.previous));
+    const previous = await run(path, (journal) => new Map(journal.previous));
     expect(previous.size).toBe(0);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     // A run starts with a header naming its target, and nothing else yet.
     expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`);
   });
 
-  it('writes one JSON line per record as it goes, and remembers the last event of each key', () => {
+  it('writes one JSON line per record as it goes, and remembers the last event of each key', async () => {
     const path = journalPath();
     const sending: JournalRecord = { key: 'k#1', line: 1, event: 'sending', at: AT };
     const created: JournalRecord = { key: 'k#1', line: 1, event: 'created', at: AT, order };
-    run(path, (journal) => {
+    await run(path, (journal) => {
       journal.write(sending);
       // Written through to the file at once, not at close: a kill -9 loses nothing written.
       expect(fileRecords(path)).toEqual([sending]);
@@ -117,7 +118,7 @@ describe('BatchJournal', () => {
     expect(fileRecords(path)).toEqual([sending, created]);
   });
 
-  it('reads back the last event of every key from earlier runs, and appends after them', () => {
+  it('reads back the last event of every key from earlier runs, and appends after them', async () => {
     const path = journalPath();
     const records: JournalRecord[] = [
       { key: 'a#1', line: 1, event: 'sending', at: AT },
@@ -128,11 +129,11 @@ describe('BatchJournal', () => {
       { key: 'd#1', line: 4, event: 'sending', at: AT },
       { key: 'd#1', line: 4, event: 'unknown', at: AT, error: 'no answer' },
     ];
-    run(path, (journal) => {
+    await run(path, (journal) => {
       for (const record of records) journal.write(record);
     });
     const later: JournalRecord = { key: 'c#1', line: 3, event: 'created', at: AT, order };
-    run(path, (journal) => {
+    await run(path, (journal) => {
       expect(Object.fromEntries(journal.previous)).toEqual({
         'a#1': records[1],
         'b#1': records[3],
@@ -144,11 +145,11 @@ describe('BatchJournal', () => {
     expect(fileRecords(path)).toEqual([...records, later]);
   });
 
-  it('numbers identical lines by occurrence, per content, afresh in each run', () => {
+  it('numbers identical lines by occurrence, per content, afresh in each run', async () => {
     const path = journalPath();
     const teaKey = draftKey(tea);
     const cakeKey = draftKey({ ...tea, description: 'Cake' });
-    const keys = run(path, (journal) => [
+    const keys = await run(path, (journal) => [
       journal.keyFor(teaKey),
       journal.keyFor(cakeKey),
       journal.keyFor(teaKey),
@@ -156,15 +157,15 @@ describe('BatchJournal', () => {
       journal.keyFor(cakeKey),
     ]);
     expect(keys).toEqual([`${teaKey}#1`, `${cakeKey}#1`, `${teaKey}#2`, `${teaKey}#3`, `${cakeKey}#2`]);
-    expect(run(path, (journal) => journal.keyFor(teaKey))).toBe(`${teaKey}#1`);
+    expect(await run(path, (journal) => journal.keyFor(teaKey))).toBe(`${teaKey}#1`);
   });
 
-  it('lets a resumed run find each line by content and occurrence, even when the file was reordered', () => {
+  it('lets a resumed run find each line by content and occurrence, even when the file was reordered', async () => {
     const path = journalPath();
     const cake: OrderDraft = { ...tea, description: 'Cake', amountCents: 300n };
     // Run 1 reads Tea, Cake, Tea; the first two are created, then the process is killed while the
     // third is in flight (its last record is "sending").
-    run(path, (journal) => {
+    await run(path, (journal) => {
       const lines: Array<[number, OrderDraft]> = [
         [1, tea],
         [2, cake],
@@ -176,7 +177,7 @@ describe('BatchJournal', () => {
       journal.write({ key: keys[1]![1], line: 2, event: 'created', at: AT, order: { ...order, id: '102' } });
     });
     // Run 2 reads the lines in another order, with a new line first.
-    const events = run(path, (journal) =>
+    const events = await run(path, (journal) =>
       [{ ...tea, description: 'New' }, tea, tea, cake].map((draft) => {
         const record = journal.previous.get(journal.keyFor(draftKey(draft)));
         return record && [record.line, record.event, record.order?.id ?? null];
@@ -191,34 +192,37 @@ describe('BatchJournal', () => {
     ['auth address', { auth: 'https://auth.elsewhere.example.com' }],
     ['checkout address', { checkout: 'https://checkout.elsewhere.example.com' }],
     ['client id', { client_id: 'other-client' }],
-  ])('refuses a run for another %s, naming both targets, and leaves the file as it was', (_, change) => {
-    const path = journalPath();
-    run(path, (journal) => journal.write({ key: 'a#1', line: 1, event: 'created', at: AT, order }));
-    const before = readFileSync(path, 'utf8');
-    let caught: unknown;
-    try {
-      run(path, () => undefined, { ...TARGET, ...change });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).exitCode).toBe(EXIT.usage);
-    expect((caught as CliError).message).toContain(`${path} belongs to a batch for stage v2`);
-    expect((caught as CliError).details.hint).toContain('would create every order again');
-    expect(readFileSync(path, 'utf8')).toBe(before);
-  });
+  ])(
+    'refuses a run for another %s, naming both targets, and leaves the file as it was',
+    async (_, change) => {
+      const path = journalPath();
+      await run(path, (journal) => journal.write({ key: 'a#1', line: 1, event: 'created', at: AT, order }));
+      const before = readFileSync(path, 'utf8');
+      let caught: unknown;
+      try {
+        await run(path, () => undefined, { ...TARGET, ...change });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(CliError);
+      expect((caught as CliError).exitCode).toBe(EXIT.usage);
+      expect((caught as CliError).message).toContain(`${path} belongs to a batch for stage v2`);
+      expect((caught as CliError).details.hint).toContain('would create every order again');
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    },
+  );
 
   describe('a journal cut by a crash', () => {
     const sending: JournalRecord = { key: 'a#1', line: 1, event: 'sending', at: AT };
 
-    it('ignores a last line cut in the middle of a write', () => {
+    it('ignores a last line cut in the middle of a write', async () => {
       const path = journalPath();
       writeFileSync(path, `${HEADER}\n${JSON.stringify(sending)}\n{"key":"b#1","line":2,"ev`);
-      const previous = run(path, (journal) => new Map(journal.previous));
+      const previous = await run(path, (journal) => new Map(journal.previous));
       expect(Object.fromEntries(previous)).toEqual({ 'a#1': sending });
     });
 
-    it('refuses a file with an unreadable line before its last, naming the file and the line', () => {
+    it('refuses a file with an unreadable line before its last, naming the file and the line', async () => {
       const path = journalPath();
       writeFileSync(
         path,
@@ -226,7 +230,7 @@ describe('BatchJournal', () => {
       );
       let caught: unknown;
       try {
-        new BatchJournal(path, TARGET).close();
+        void openJournal(path, TARGET).close();
       } catch (error) {
         caught = error;
       }
@@ -238,21 +242,21 @@ describe('BatchJournal', () => {
 
     // A cut last line gets a line of its own before the next run appends, so that run's records are
     // whole: a resume sees its orders as created and never sends them again.
-    it('keeps the records of a run that appended after a cut line', () => {
+    it('keeps the records of a run that appended after a cut line', async () => {
       const path = journalPath();
       writeFileSync(path, `${HEADER}\n${JSON.stringify(sending)}\n{"key":"b#1","line":2,"ev`);
       const created: JournalRecord = { key: 'c#1', line: 3, event: 'created', at: AT, order };
-      run(path, (journal) => journal.write(created));
-      const previous = run(path, (journal) => new Map(journal.previous));
+      await run(path, (journal) => journal.write(created));
+      const previous = await run(path, (journal) => new Map(journal.previous));
       expect(Object.fromEntries(previous)).toEqual({ 'a#1': sending, 'c#1': created });
     });
   });
 
   // `--journal orders.ndjson` (the batch input by mistake) is refused, and the input left alone.
-  it('refuses a file of JSON lines that are not journal records', () => {
+  it('refuses a file of JSON lines that are not journal records', async () => {
     const path = journalPath();
     appendFileSync(path, '{"amount":"12.50","description":"Tea"}\n{"amount":"3","description":"Cake"}\n');
-    expect(() => new BatchJournal(path, TARGET).close()).toThrow(CliError);
+    expect(() => void openJournal(path, TARGET).close()).toThrow(CliError);
     expect(readFileSync(path, 'utf8')).toBe(
       '{"amount":"12.50","description":"Tea"}\n{"amount":"3","description":"Cake"}\n',
     );

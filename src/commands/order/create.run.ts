@@ -17,7 +17,14 @@ import {
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
-import { type BatchRun, batchOutcome, startBatch } from '../../orders/batch.js';
+import {
+  type BatchOptions,
+  type BatchRun,
+  batchOutcome,
+  type JournalChoice,
+  rerun,
+  startBatch,
+} from '../../orders/batch.js';
 import {
   checkGivenFields,
   draftFrom,
@@ -34,6 +41,7 @@ import { createOrderWriter } from '../../output/order-writer.js';
 import { type LinkRequests, showPaymentLink } from '../../output/payment-link.js';
 import { createProgress, whileWaiting } from '../../output/progress.js';
 import { chooseFormat, render, renderError } from '../../output/render.js';
+import { batchWindow } from '../../session/config-keys.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
@@ -50,16 +58,10 @@ export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   concurrency: string;
   journal?: string;
   retryUnknown?: boolean;
+  again?: boolean;
   dryRun?: boolean;
   web?: boolean;
   qr?: boolean;
-}
-
-export interface BatchSource {
-  input: string;
-  concurrency: number;
-  journal?: string;
-  retryUnknown: boolean;
 }
 
 export interface OrderCreateOptions {
@@ -69,7 +71,7 @@ export interface OrderCreateOptions {
   storedOutput?: OutputFormat;
   /** One order from flags, checked; absent for a batch. */
   draft?: OrderDraft;
-  batch?: BatchSource;
+  batch?: BatchOptions;
   dryRun: boolean;
   /** Show the request and ask before sending it: an order asked for on a terminal, for production. */
   confirm: boolean;
@@ -129,9 +131,14 @@ export async function parseOrderCreateOptions(
     );
   }
   const concurrency = parseConcurrency(flags.concurrency);
-  if (input === undefined && (flags.journal || flags.retryUnknown))
-    throw usageError('--journal and --retry-unknown go with --input');
+  if (input === undefined && (flags.journal || flags.retryUnknown || flags.again))
+    throw usageError('--journal, --retry-unknown and --again go with --input');
   if (flags.journal !== undefined) checkJournalFolder(flags.journal);
+  if (flags.journal !== undefined && flags.again)
+    throw usageError(
+      '--again goes with the journal payorder keeps itself; with --journal, give a new journal file to create every line anew',
+      { field: '--again' },
+    );
   if (input !== undefined && flags.dryRun)
     throw usageError('--dry-run shows a single request; it does not go with --input');
   const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
@@ -165,7 +172,11 @@ export async function parseOrderCreateOptions(
     wait,
   };
   if (input !== undefined) {
-    options.batch = { input, concurrency, journal: flags.journal, retryUnknown: Boolean(flags.retryUnknown) };
+    const journal: JournalChoice =
+      flags.journal !== undefined
+        ? { kind: 'file', path: flags.journal }
+        : { kind: 'automatic', ...batchWindow(data), again: Boolean(flags.again) };
+    options.batch = { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown) };
     return options;
   }
   const missing = missingFields(fields);
@@ -310,9 +321,7 @@ export async function renderOrderCreate(
         'interrupted',
         `aborted after ${line}; ${summary.inFlight} request${summary.inFlight === 1 ? '' : 's'} in flight: their outcome is unknown`,
         {
-          hint: summary.journal
-            ? `rerun with --journal ${summary.journal}: lines in flight are reported unknown, never sent again`
-            : 'look the orders up before sending those lines again',
+          hint: `${rerun(summary.journal)}: lines in flight are reported unknown, never sent again`,
         },
       ),
     );

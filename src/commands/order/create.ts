@@ -37,8 +37,15 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
     .option('--input <file>', 'create one order per line of this NDJSON or CSV file (- for stdin)');
   concurrencyOption(command, 'orders in flight at once with --input');
   command
-    .option('--journal <file>', 'record each line as it happens and skip lines already created on rerun')
-    .option('--retry-unknown', 'with --journal: send again lines whose earlier outcome is unknown')
+    .option(
+      '--journal <file>',
+      'record each line in this file as it happens and skip lines already created on rerun (without it, payorder keeps a journal in its data folder)',
+    )
+    .option('--retry-unknown', 'with --input: send again lines whose earlier outcome is unknown')
+    .option(
+      '--again',
+      'with --input and no --journal: create every line, even those an earlier batch created within batch-window',
+    )
     .option('--dry-run', 'print the exact request (token masked) and send nothing')
     .option('--web', 'open the payment link in the browser ($BROWSER, else the system default)')
     .option('--qr', 'print the payment link as a QR code (on stderr when stdout carries data)');

@@ -2,7 +2,7 @@
  * `order create --input` as a real process: a reader that goes away (`| head -1`), a second Ctrl-C
  * while requests hang, and a stop while the input (a FIFO with no writer) gives nothing.
  */
-import { existsSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -159,6 +159,67 @@ describe('a second Ctrl-C while requests hang', () => {
     expect(sent).not.toContain('line 1');
     // The hung requests were carried out: with the resumed lines, every line has exactly one order.
     expect(await e2e.orders()).toHaveLength(20);
+  });
+});
+
+// A closed terminal or a dropped SSH session sends SIGHUP: the batch stops as on SIGTERM.
+describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
+  it('finishes the requests in flight, records them created, prints the summary and exits 129', async () => {
+    await login();
+    const file = writeLines(200);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    await slowCheckouts(e2e.sb.url, 200);
+    const { child, stderr } = spawnBatch(['--input', file, '--journal', journalFile, '-o', 'ndjson']);
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(8);
+    child.kill('SIGHUP');
+    const result = await child;
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+    expectNoLeak({ exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: stderr() });
+
+    expect(result.signal, stderr()).toBeUndefined();
+    expect(result.exitCode, stderr()).toBe(129);
+    const orders = (await e2e.orders()).length;
+    expect(orders).toBeLessThan(200);
+    // Every request sent was answered and recorded: no line is left "sending" (unknown on a rerun).
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
+    expect(recordsOf(String(result.stdout)).map((r) => r.outcome)).toEqual(Array(orders).fill('created'));
+    expect(stderr()).toContain('stopping: no new line is sent; finishing');
+    expect(stderr()).toMatch(
+      new RegExp(`error: interrupted after ${orders} lines in [\\d.]+ s: ${orders} created`),
+    );
+  });
+});
+
+// The terminal itself goes away: payorder gets SIGHUP, and its writes to the terminal fail (EIO).
+describeWithTools(['script'], 'a batch on a terminal that is closed', () => {
+  it('finishes the requests in flight and records them created; its summary goes to stderr', async () => {
+    await login();
+    const file = writeLines(200);
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const errors = join(e2e.dir, 'stderr.txt');
+    await slowCheckouts(e2e.sb.url, 200);
+    const command = `"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}" --journal "${journalFile}" 2>"${errors}"`;
+    const terminal = execa('script', ['-qefc', command, '/dev/null'], {
+      env: e2e.env(),
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(8);
+    // The terminal closes: `script` holds its master side, and the kernel hangs up its session.
+    terminal.kill('SIGKILL');
+    await terminal;
+    const stderr = () => (existsSync(errors) ? readFileSync(errors, 'utf8') : '');
+    await expect
+      .poll(stderr, { timeout: 10_000, interval: 50 })
+      .toMatch(/error: interrupted after \d+ lines/);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
+
+    expect(stderr()).not.toContain('EIO');
+    const orders = (await e2e.orders()).length;
+    expect(orders).toBeLessThan(200);
+    expect(stderr()).toContain(`error: interrupted after ${orders} lines`);
+    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
   });
 });
 

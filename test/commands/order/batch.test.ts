@@ -256,7 +256,8 @@ describe('order create --input', () => {
     writeFileSync(file, [line(1), line(2), '{"amount": "x"}'].join('\n'));
     const env = e2e.env();
     for (const size of ['stty cols 120 rows 40; ', '']) {
-      const command = `${size}"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}"`;
+      // --again: the second run creates the lines anew rather than skip them as the first run's.
+      const command = `${size}"${process.execPath}" "${BIN}" order create --env sandbox --input "${file}" --again`;
       const result = await onTerminal(command, env);
       const screen = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       expect(result.exitCode).toBe(1);
@@ -446,7 +447,7 @@ describe('order create: the service cannot be reached', () => {
       expect(first.stderr).toContain(`error: stopped: cannot reach ${url} (ECONNREFUSED)`);
       expect(first.stderr).not.toContain('outcome unknown:');
       expect(first.stderr).toContain(
-        `hint: nothing more was sent; the lines not sent are resumable with --journal ${journalFile}`,
+        `hint: nothing more was sent; the lines not sent are resumable: rerun with --journal ${journalFile}`,
       );
       if (!env.PAYORDER_AUTH_URL)
         expect(first.stderr).toContain(`cannot reach ${url} (ECONNREFUSED); nothing was sent`);
@@ -518,6 +519,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'latency', ms: 0 });
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
   }
+  // --again: each run sends every line, the unknown one of the run before included.
   const args = (file: string, ...more: string[]) => [
     'order',
     'create',
@@ -527,6 +529,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
     file,
     '--concurrency',
     '1',
+    '--again',
     ...more,
   ];
 

@@ -1,0 +1,118 @@
+/**
+ * The journal of a batch run without --journal: payorder keeps one anyway, in its data folder, so the
+ * same file run twice does not create its orders twice. A line is known by its content and its
+ * target, as an idempotency key, for a window (the config key batch-window, 24 hours by default): a
+ * rerun inside it creates only the lines not created yet; past it, the same file (a monthly run) is a
+ * new batch. --again creates every line anew.
+ *
+ * Each run writes a file of its own, `batches/<target>-<start>-<random>.journal`, created with
+ * O_EXCL: parallel batches never write to the same file, so none can cut another's records, and a
+ * run reads the files of its target together. Files whose every record is older than the window are
+ * removed as a batch starts, whatever their target.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from '../errors.js';
+import { dataFolderError } from '../store/data-folder.js';
+import { openPrivateFile, type PrivateLabel, readPrivateFile } from '../store/private-files.js';
+import { BatchJournal, type JournalRecord, type JournalTarget, readJournal } from './batch-journal.js';
+
+export interface AutomaticJournalOptions {
+  /** The folder of the automatic journals (the data folder's `batches`). */
+  folder: string;
+  target: JournalTarget;
+  now: Date;
+  windowMs: number;
+  /** --again: earlier runs are not consulted; this run's records count for the next ones. */
+  again: boolean;
+}
+
+const AUTOMATIC: PrivateLabel = {
+  name: 'the batch journal',
+  instead:
+    'payorder trusts only journals that you own and that no one else can write: if it is yours, fix it (chown, chmod go-w); otherwise move it away, or set PAYORDER_DATA_DIR to a folder of your own',
+};
+
+const NAME = /^([0-9a-f]{16})-(\d{8}T\d{6}Z)-[0-9a-f]{8}\.journal$/;
+
+/** The part of a file's name that says its target: a hash of everything that makes an order land in one place. */
+const targetId = (target: JournalTarget) =>
+  createHash('sha256').update(JSON.stringify(target)).digest('hex').slice(0, 16);
+
+/** 2026-06-01T12:00:00.000Z as 20260601T120000Z: sortable, and valid in a file name everywhere. */
+const stampOf = (at: Date) =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+const timeOfStamp = (stamp: string) =>
+  Date.parse(stamp.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+
+/** Whether `record` was written inside the window that ends now. */
+const inWindow = (record: JournalRecord, since: number) => Date.parse(record.at) >= since;
+
+export function openAutomaticJournal({
+  folder,
+  target,
+  now,
+  windowMs,
+  again,
+}: AutomaticJournalOptions): BatchJournal {
+  const since = now.getTime() - windowMs;
+  const id = targetId(target);
+  const previous = new Map<string, JournalRecord>();
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort();
+  } catch (error) {
+    throw dataFolderError(error, folder);
+  }
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (!match) continue;
+    const path = join(folder, name);
+    const started = timeOfStamp(match[2]!);
+    const ours = match[1] === id;
+    // A run begun inside the window has records inside it: it is kept, and read only if it is ours.
+    if (started >= since && (again || !ours)) continue;
+    let records: Map<string, JournalRecord>;
+    try {
+      // Another target's file is read only to see whether it has expired.
+      records = readJournal(readPrivateFile(AUTOMATIC, path), path, { target: ours ? target : undefined });
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      // Removed by a batch that started at the same time: expired, then.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw dataFolderError(error, path);
+    }
+    const recent = [...records.values()].filter((record) => inWindow(record, since));
+    if (recent.length === 0 && started < since) {
+      remove(path);
+      continue;
+    }
+    if (ours && !again) for (const record of recent) previous.set(record.key, record);
+  }
+  const path = join(folder, `${id}-${stampOf(now)}-${randomBytes(4).toString('hex')}.journal`);
+  let fd: number;
+  try {
+    ({ fd } = openPrivateFile(AUTOMATIC, path, 'new'));
+  } catch (error) {
+    throw dataFolderError(error, path);
+  }
+  try {
+    return new BatchJournal(path, fd, { previous, target, created: true, text: '', kind: 'automatic' });
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Removes an expired run; one that another run removed first is gone all the same. */
+function remove(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw dataFolderError(error, path);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * payorder's private files other than the store (batch journals, what the data folder holds): made
+ * 0600 in 0700 folders, and read or appended to only when safely the user's (private-path.ts). A file
+ * is opened without following a link and checked on the open descriptor, so what is checked is what
+ * is read; a new one is created with O_EXCL, never through a link someone left at its path.
+ */
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CliError, type ErrorDetails } from '../errors.js';
+import { type StorePart, unsafeBecause } from './private-path.js';
+
+/** How a refusal names what it refuses, and what it says to do: "the journal" /x, "give a new file". */
+export interface PrivateLabel {
+  /** "the journal", "the payorder data folder". */
+  name: string;
+  /** What to do instead, whatever the problem: the hint's first part. */
+  instead: string;
+  field?: string;
+}
+
+// Windows has neither flag.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+const CREATE_NEW = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | NOFOLLOW;
+// A named pipe put at the path must not hold payorder: it is opened without waiting, then refused.
+const APPEND_EXISTING = constants.O_RDWR | constants.O_APPEND | NOFOLLOW | NONBLOCK;
+const READ_EXISTING = constants.O_RDONLY | NOFOLLOW | NONBLOCK;
+
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/** The refusal of `path` for `problem`: exit 2, naming the path and the rule broken. */
+export function refusal(label: PrivateLabel, path: string, problem: string): CliError {
+  const details: ErrorDetails = { hint: label.instead };
+  if (label.field) details.field = label.field;
+  return new CliError('config', `refusing ${label.name} ${path}: ${problem}`, details);
+}
+
+/** Throws the refusal of `path` when `stats` are not safely the user's. */
+function check(label: PrivateLabel, part: StorePart, path: string, stats: Stats) {
+  const problem = unsafeBecause(part, stats);
+  if (problem) throw refusal(label, path, problem);
+}
+
+/** O_NOFOLLOW's answer to a link (ELOOP on Linux and macOS, EMLINK on FreeBSD) as the link's refusal. */
+function openChecked(label: PrivateLabel, path: string, flags: number): number {
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = errnoOf(error);
+    const link = (code === 'ELOOP' || code === 'EMLINK') && lstatSync(path, { throwIfNoEntry: false });
+    if (link) check(label, 'file', path, link);
+    throw error;
+  }
+  try {
+    check(label, 'file', path, fstatSync(fd));
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+export interface OpenedFile {
+  fd: number;
+  /** What the file held when opened ('' for a new one). */
+  text: string;
+  created: boolean;
+}
+
+/**
+ * Opens `path` to append to, creating it 0600 when there is none. A refusal is a config error;
+ * any other failure of the file system is thrown as it came, for the caller to phrase.
+ */
+export function openPrivateFile(
+  label: PrivateLabel,
+  path: string,
+  mode: 'new' | 'new-or-existing',
+): OpenedFile {
+  try {
+    return { fd: openSync(path, CREATE_NEW, 0o600), text: '', created: true };
+  } catch (error) {
+    // A dangling link at the path is "there" too: it is refused below, never followed.
+    if (mode === 'new' || errnoOf(error) !== 'EEXIST') throw error;
+  }
+  const fd = openChecked(label, path, APPEND_EXISTING);
+  try {
+    return { fd, text: readFileSync(fd, 'utf8'), created: false };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** The text of an existing private file, checked as openPrivateFile checks it. */
+export function readPrivateFile(label: PrivateLabel, path: string): string {
+  const fd = openChecked(label, path, READ_EXISTING);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates `dir` 0700 when it is missing, else checks it. Only folders this call created are chmodded
+ * (mkdir's mode passes through the umask); a folder that was there is the user's, and one that others
+ * can write is refused, never changed.
+ */
+export function preparePrivateFolder(label: PrivateLabel, dir: string): void {
+  let created: string | undefined;
+  try {
+    created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // Something that is not a folder is in the way: the check below names it.
+    if (errnoOf(error) !== 'EEXIST' && errnoOf(error) !== 'ENOTDIR') throw error;
+  }
+  if (created !== undefined) {
+    const first = resolve(created);
+    for (let folder = resolve(dir); ; folder = dirname(folder)) {
+      chmodSync(folder, 0o700);
+      if (folder === first || folder === dirname(folder)) break;
+    }
+  }
+  check(label, 'folder', dir, lstatSync(dir));
+}

@@ -1,0 +1,119 @@
+/**
+ * A line's request leaves only once its "sending" record is on the disk: the file system's
+ * fdatasync is mocked (the only way to hold a sync here) so that a test decides when it completes.
+ * Test files share their worker's modules (vitest.config.ts): payorder is loaded afresh, after the mock.
+ */
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
+import { journalRecords, writeOrderLines } from '../helpers/batch.js';
+import { SHOP, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { call, journal } from '../helpers/sandbox.js';
+
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return { ...real, fdatasync: vi.fn(real.fdatasync) };
+});
+
+const e2e = useE2E();
+
+let openJournal: typeof import('../../src/orders/batch-journal.js').openJournal;
+let runInProcess: typeof import('../helpers/context.js').runInProcess;
+let real: typeof import('node:fs');
+beforeAll(async () => {
+  vi.resetModules();
+  real = await vi.importActual<typeof import('node:fs')>('node:fs');
+  ({ openJournal } = await import('../../src/orders/batch-journal.js'));
+  ({ runInProcess } = await import('../helpers/context.js'));
+});
+afterEach(() => {
+  vi.mocked(fs.fdatasync).mockClear();
+  vi.mocked(fs.fdatasync).mockImplementation(real.fdatasync);
+});
+
+/** Syncs are held until `release()`: each one completes only then. */
+function holdSyncs() {
+  const held: Array<() => void> = [];
+  vi.mocked(fs.fdatasync).mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+    held.push(() => real.fdatasync(fd, done));
+  }) as typeof fs.fdatasync);
+  return {
+    held,
+    release() {
+      vi.mocked(fs.fdatasync).mockImplementation(real.fdatasync);
+      for (const sync of held.splice(0)) sync();
+    },
+  };
+}
+
+const TARGET: JournalTarget = {
+  env: 'sandbox',
+  api: 'v2',
+  auth: SANDBOX_DEFAULT_URL,
+  checkout: SANDBOX_DEFAULT_URL,
+  client_id: SHOP.clientId,
+};
+const AT = '2026-06-01T12:00:00.000Z';
+const sending = (n: number): JournalRecord => ({ key: `k#${n}`, line: n, event: 'sending', at: AT });
+
+describe('the journal on the disk', () => {
+  it('records written in one turn share one fdatasync; a record written during it waits for the next', async () => {
+    const { held, release } = holdSyncs();
+    const journalFile = openJournal(join(tempDir('journal-sync-'), 'orders.journal'), TARGET);
+    let firstSynced = false;
+    for (const n of [1, 2, 3]) journalFile.write(sending(n));
+    const first = journalFile.synced().then(() => {
+      firstSynced = true;
+    });
+    await expect.poll(() => held.length).toBe(1);
+    journalFile.write(sending(4));
+    const second = journalFile.synced();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first sync has not completed: nothing waiting for it goes on, and the fourth record waits
+    // for a sync of its own, begun only once the first is done.
+    expect(firstSynced).toBe(false);
+    expect(held).toHaveLength(1);
+    release();
+    await first;
+    await expect.poll(() => vi.mocked(fs.fdatasync).mock.calls.length).toBe(2);
+    await second;
+    await journalFile.close();
+  });
+
+  it('a batch sends no line before its "sending" record is synced', async () => {
+    await e2e.login();
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const { held, release } = holdSyncs();
+    const running = runInProcess(
+      [
+        'order',
+        'create',
+        '--env',
+        'sandbox',
+        '--input',
+        writeOrderLines(e2e.dir, 3),
+        '--journal',
+        journalFile,
+        '--concurrency',
+        '1',
+      ],
+      { env: e2e.env() },
+    );
+    await expect.poll(() => held.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    // Long enough for a request that did not wait to reach the sandbox.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(journalRecords(journalFile).map((r) => [r.line, r.event])).toEqual([[1, 'sending']]);
+    expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
+
+    release();
+    const result = await running;
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(3);
+    // One sync per line at concurrency 1 before its request, and the last records' before the end.
+    expect(vi.mocked(fs.fdatasync).mock.calls.length).toBeGreaterThanOrEqual(4);
+  });
+});
