@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The builds measured: this checkout, and an earlier one when BENCH_BEFORE names it. */
@@ -29,8 +30,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FILES = 20_000;
 const TICKS_PER_SECOND = 100;
 const work = mkdtempSync(join(tmpdir(), 'payorder-migrate-bench-'));
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Run {
   ms: number;

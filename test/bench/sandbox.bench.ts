@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from './median.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -148,7 +149,6 @@ async function target(server: Server, auth: string, method: 'POST' | 'GET'): Pro
 }
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const pad = (s: string, n: number) => s.padEnd(n);
 const shown = (l: Load) => `${Math.round(l.rps)} req/s p99 ${l.p99} ms`;
 

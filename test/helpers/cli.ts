@@ -102,6 +102,9 @@ export async function onTerminal(command: string, env: Record<string, string | u
   };
 }
 
+/** A CLI of its own: a new, empty config folder, and no sandbox. */
+export const freshCli = () => cliFor({ configDir: tempDir() });
+
 /** A CLI bound to one config folder and one sandbox. */
 export function cliFor(base: { configDir: string; url?: string }) {
   const baseEnv = (extra: Record<string, string | undefined> = {}) => cliEnv(base, extra);

@@ -10,7 +10,7 @@ import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { cachedToken } from '../../src/session/token-cache.js';
 import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
 import { cliEnv, cliFor, JWT, SECRET, SHOP, tempDir } from './cli.js';
-import { sandboxOrders, useSandbox } from './sandbox.js';
+import { call, sandboxOrders, useSandbox } from './sandbox.js';
 
 /** An ISO time as payorder stores it. */
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -56,6 +56,11 @@ export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
       });
       expect(result.exitCode, result.stderr).toBe(0);
       return result;
+    },
+    /** Logs SHOP in to the sandbox, then empties the sandbox's journal: a test sees only what it sends. */
+    async loginAfresh() {
+      await state.login();
+      await call(sb.url, 'DELETE', '/_sandbox/journal');
     },
     /** Every order the sandbox holds, in the order they were created. */
     orders: () => sandboxOrders(sb.url),

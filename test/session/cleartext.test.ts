@@ -11,7 +11,7 @@ import type { Target } from '../../src/api/service.js';
 import { isLoopbackHost, parsedUrl } from '../../src/contract/urls.js';
 import { isCleartext } from '../../src/session/cleartext.js';
 import { openSession } from '../../src/session/session.js';
-import { cliFor, orderFlags, SHOP, tempDir } from '../helpers/cli.js';
+import { freshCli, orderFlags, SHOP, tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
 import { SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { rejection } from '../helpers/refusal.js';
@@ -19,7 +19,6 @@ import { OPAQUE_TOKEN_ANSWER, serveHttp } from '../helpers/servers.js';
 
 const e2e = useE2E();
 const REMOTE = 'http://auth.payments.example.com';
-const freshCli = () => cliFor({ configDir: tempDir() });
 
 const refusedLine = (field: string, env: string) =>
   `error: ${field}: ${env} needs https:// (http:// only to this machine: localhost, 127.0.0.0/8, ::1), or the client secret and tokens travel unencrypted`;

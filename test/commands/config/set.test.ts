@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliFor, tempDir } from '../../helpers/cli.js';
-
-const freshCli = () => cliFor({ configDir: tempDir() });
+import { freshCli } from '../../helpers/cli.js';
 
 describe('payorder config set', () => {
   it('stores the checked value and confirms it on stderr; "test" is stored as stage', async () => {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliFor, tempDir } from '../../helpers/cli.js';
-
-const freshCli = () => cliFor({ configDir: tempDir() });
+import { freshCli } from '../../helpers/cli.js';
 
 describe('payorder config unset', () => {
   it('removes one setting, leaves the others, and says so on stderr', async () => {

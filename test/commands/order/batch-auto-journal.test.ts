@@ -18,11 +18,6 @@ const HOUR = 3600_000;
 /** The environment of a run `hours` after the first one. */
 const at = (hours: number) => ({ PAYORDER_NOW: new Date(START + hours * HOUR).toISOString() });
 
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 /** Two orders of a shop's CSV, each with its own reference. */
 function ordersCsv(name = 'orders.csv'): string {
   const file = join(e2e.dir, name);
@@ -46,7 +41,7 @@ const runFiles = () => readdirSync(join(dataDir(), 'batches')).sort();
 
 describe('order create --input without --journal', () => {
   it('the same CSV run twice creates each order once: the rerun skips them and says how to force', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = ordersCsv();
     const first = await batch(file, 0);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -67,7 +62,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('--again creates every line anew, and its orders are the ones a later rerun skips', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = ordersCsv();
     expect((await batch(file, 0)).exitCode).toBe(0);
     const again = await batch(file, 1, '--again');
@@ -82,7 +77,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('inside the window a line is skipped; past it the same file is a new batch; expired runs are removed', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = ordersCsv();
     expect((await batch(file, 0)).exitCode).toBe(0);
     expect((await batch(file, 23.5)).stderr).toContain('0 created, 2 already created');
@@ -100,7 +95,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('config batch-window sets the window; a value that is not a duration is refused', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = ordersCsv();
     expect((await e2e.run(['config', 'set', 'batch-window', '2h'])).exitCode).toBe(0);
     expect((await e2e.run(['config', 'get', 'batch-window'])).stdout).toBe('2h\n');
@@ -115,7 +110,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('a line whose outcome an earlier run left unknown is reported unknown and not sent, unless --retry-unknown', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = ordersCsv();
     // Line 1's answer is lost: the order exists, the journal says "unknown".
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
@@ -136,7 +131,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('batches in parallel to the same target each keep a whole journal', async () => {
-    await login();
+    await e2e.loginAfresh();
     const files = [0, 1, 2].map((n) => {
       const file = join(e2e.dir, `orders-${n}.ndjson`);
       const lines = Array.from({ length: 40 }, (_, i) =>
@@ -159,7 +154,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('keeps its journals 0600 in a 0700 folder, at $XDG_DATA_HOME/payorder when PAYORDER_DATA_DIR is not set', async () => {
-    await login();
+    await e2e.loginAfresh();
     const xdg = join(e2e.dir, 'xdg-data');
     const env = e2e.env({ PAYORDER_DATA_DIR: undefined, XDG_DATA_HOME: xdg, ...at(0) });
     const args = ['order', 'create', '--env', 'sandbox', '--input', ordersCsv(), '-o', 'ndjson'];
@@ -174,7 +169,7 @@ describe('order create --input without --journal', () => {
   });
 
   it('refuses a data folder others can write to: exit 2 naming it and the rule, nothing sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const shared = join(e2e.dir, 'shared');
     expect((await batch(ordersCsv(), 0, '--again')).exitCode).toBe(0);
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');

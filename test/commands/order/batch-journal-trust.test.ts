@@ -23,11 +23,6 @@ const IS_ROOT = process.geteuid?.() === 0;
 const NOBODY = 65534;
 const ATTACKER = 'https://attacker.example/pay';
 
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 function oneCsv(): string {
   const file = join(e2e.dir, 'one.csv');
   writeFileSync(
@@ -64,7 +59,7 @@ async function expectRefused(result: { exitCode: number; stdout: string; stderr:
 
 describe('order create --input --journal: a journal payorder does not trust', () => {
   it('a journal others can write (0666), with a forged "created" record, is refused: no link of it is printed', async () => {
-    await login();
+    await e2e.loginAfresh();
     const { file, path } = await forgedJournal();
     chmodSync(path, 0o666);
     const result = await batch(file, '--journal', path);
@@ -72,7 +67,7 @@ describe('order create --input --journal: a journal payorder does not trust', ()
   });
 
   it('a group-writable journal is refused too', async () => {
-    await login();
+    await e2e.loginAfresh();
     const { file, path } = await forgedJournal();
     chmodSync(path, 0o620);
     await expectRefused(
@@ -84,7 +79,7 @@ describe('order create --input --journal: a journal payorder does not trust', ()
   it.skipIf(!IS_ROOT)(
     `a journal another user owns is refused${IS_ROOT ? '' : ' (skipped: only root can give a file to another user)'}`,
     async () => {
-      await login();
+      await e2e.loginAfresh();
       const { file, path } = await forgedJournal();
       chmodSync(path, 0o644);
       chownSync(path, NOBODY, NOBODY);
@@ -96,7 +91,7 @@ describe('order create --input --journal: a journal payorder does not trust', ()
   );
 
   it('a dangling symbolic link is refused, and nothing is created where it points', async () => {
-    await login();
+    await e2e.loginAfresh();
     const path = join(e2e.dir, 'it');
     const target = join(e2e.dir, 'elsewhere.journal');
     symlinkSync(target, path);
@@ -108,7 +103,7 @@ describe('order create --input --journal: a journal payorder does not trust', ()
   });
 
   it('a link to a journal of the user is refused too', async () => {
-    await login();
+    await e2e.loginAfresh();
     const { file, path } = await forgedJournal();
     const link = join(e2e.dir, 'link');
     symlinkSync(path, link);
@@ -119,7 +114,7 @@ describe('order create --input --journal: a journal payorder does not trust', ()
   });
 
   it('an automatic journal that others can write is refused, naming it', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = oneCsv();
     expect((await batch(file)).exitCode).toBe(0);
     const folder = join(`${e2e.dir}.data`, 'batches');

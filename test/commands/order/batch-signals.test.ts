@@ -15,12 +15,6 @@ import { describeWithTools, needsTool } from '../../helpers/tools.js';
 
 const e2e = useE2E();
 
-/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its batch sent. */
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 const writeLines = (count: number) => writeOrderLines(e2e.dir, count);
 const checkoutCount = async () => (await journal(e2e.sb.url, 'checkout')).length;
 
@@ -51,7 +45,7 @@ async function readyForSecondSignal(stderr: () => string): Promise<void> {
 
 describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
   it('the reader goes away: exit 141, the summary on stderr, and the sandbox holds what the journal says', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(300);
     const journalFile = join(e2e.dir, 'orders.journal');
     await slowCheckouts(e2e.sb.url, 50);
@@ -99,7 +93,7 @@ describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
 
 describe('a second Ctrl-C while requests hang', () => {
   it('ends payorder at once with exit 130, saying how many requests were in flight; a resume never resends them', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(20);
     const journalFile = join(e2e.dir, 'orders.journal');
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang', times: 1000 });
@@ -165,7 +159,7 @@ describe('a second Ctrl-C while requests hang', () => {
 // A closed terminal or a dropped SSH session sends SIGHUP: the batch stops as on SIGTERM.
 describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
   it('finishes the requests in flight, records them created, prints the summary and exits 129', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(200);
     const journalFile = join(e2e.dir, 'orders.journal');
     await slowCheckouts(e2e.sb.url, 200);
@@ -193,7 +187,7 @@ describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
 // The terminal itself goes away: payorder gets SIGHUP, and its writes to the terminal fail (EIO).
 describeWithTools(['script'], 'a batch on a terminal that is closed', () => {
   it('finishes the requests in flight and records them created; its summary goes to stderr', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(200);
     const journalFile = join(e2e.dir, 'orders.journal');
     const errors = join(e2e.dir, 'stderr.txt');
@@ -245,7 +239,7 @@ describeWithTools(['mkfifo'], 'order create --input FIFO with no writer', () => 
 
   /** Starts a batch reading a FIFO nobody writes to; resolves once payorder has it open. */
   async function waitingOnFifo() {
-    await login();
+    await e2e.loginAfresh();
     const fifo = join(e2e.dir, 'orders.fifo');
     await execa('mkfifo', [fifo]);
     const running = spawnBatch(['--input', fifo, '-o', 'ndjson']);

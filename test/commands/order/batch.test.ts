@@ -19,18 +19,12 @@ import { unusedPort } from '../../helpers/servers.js';
 
 const e2e = useE2E();
 
-/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its batch sent. */
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 const batch = (file: string, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, ...args]);
 
 describe('order create --input', () => {
   it('1,000 NDJSON lines with bad ones mixed in: one result per line in input order, bad lines reported, the rest created', async () => {
-    await login();
+    await e2e.loginAfresh();
     const bad = new Map<number, string>([
       [
         10,
@@ -67,7 +61,7 @@ describe('order create --input', () => {
   });
 
   it('CSV with a header, quoted commas, API column names and v2 cents', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.csv');
     writeFileSync(
       file,
@@ -95,7 +89,7 @@ describe('order create --input', () => {
   });
 
   it('--journal: a rerun skips created lines and creates only the rest', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.ndjson');
     const journalFile = join(e2e.dir, 'orders.journal');
     writeFileSync(file, Array.from({ length: 10 }, (_, i) => line(i + 1)).join('\n'));
@@ -128,7 +122,7 @@ describe('order create --input', () => {
   });
 
   it('a line whose answer was lost is "outcome unknown", never retried, the others go on', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.ndjson');
     writeFileSync(file, [line(1), line(2), line(3)].join('\n'));
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
@@ -144,7 +138,7 @@ describe('order create --input', () => {
   });
 
   it('429 with Retry-After is retried inside a batch', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.ndjson');
     writeFileSync(file, [line(1), line(2)].join('\n'));
     await call(e2e.sb.url, 'POST', '/_sandbox/force', {
@@ -160,7 +154,7 @@ describe('order create --input', () => {
   // "Something bad happened. Please try again" does not say the order was not made: a rerun must not
   // send it again unless asked to.
   it('999 on a line: outcome unknown, recorded so, and not resent by a rerun unless --retry-unknown', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.ndjson');
     const journalFile = join(e2e.dir, 'orders.journal');
     writeFileSync(file, [line(1), line(2)].join('\n'));
@@ -183,7 +177,7 @@ describe('order create --input', () => {
   it.each(['rate-limit', 'unavailable'])(
     '%s past the retries: the line failed (exit 1, not created), a rerun sends it',
     async (fault) => {
-      await login();
+      await e2e.loginAfresh();
       const file = join(e2e.dir, 'orders.ndjson');
       const journalFile = join(e2e.dir, 'orders.journal');
       writeFileSync(file, line(1));
@@ -210,7 +204,7 @@ describe('order create --input', () => {
   // The one batch killed for real: a process that dies mid-batch leaves only what its journal says.
   it('resumes after kill -9 mid-batch with zero duplicates and zero lost orders', async () => {
     const count = 200;
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(count);
     const journalFile = join(e2e.dir, 'orders.journal');
     await slowCheckouts(e2e.sb.url, 20);
@@ -251,7 +245,7 @@ describe('order create --input', () => {
   });
 
   it('on a terminal: a line per result and progress, and it finishes', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = join(e2e.dir, 'orders.ndjson');
     writeFileSync(file, [line(1), line(2), '{"amount": "x"}'].join('\n'));
     const env = e2e.env();
@@ -271,7 +265,7 @@ describe('order create --input', () => {
   });
 
   it('refuses flags that do not go together', async () => {
-    await login();
+    await e2e.loginAfresh();
     const both = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--amount', '1']);
     expect(both.exitCode).toBe(2);
     expect(both.stderr).toContain('--input takes every field from the file; drop --amount');
@@ -334,7 +328,7 @@ const SUMMARY =
 
 describe('order create --input: the service refuses the token', () => {
   it('refused even after one renewal: stops sending, finishes the lines in flight, prints the summary, exit 4', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(40);
     const journalFile = join(e2e.dir, 'orders.journal');
     await call(e2e.sb.url, 'POST', '/_sandbox/force', {
@@ -379,7 +373,7 @@ describe('order create --input: the service refuses the token', () => {
   });
 
   it('a single 401 on a line: the token is renewed once and the line is created', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(5);
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized' });
     const result = await batch(file, '--concurrency', '1');
@@ -428,7 +422,7 @@ describe('order create: the service cannot be reached', () => {
   ])(
     'a batch with nothing listening at %s: exit 5, nothing sent, lines not unknown; once the service is back the same journal creates every line',
     async (_, addresses) => {
-      await login();
+      await e2e.loginAfresh();
       const port = await unusedPort();
       const url = `http://127.0.0.1:${port}`;
       const env = addresses(url);
@@ -472,7 +466,7 @@ describe('order create: the service cannot be reached', () => {
   );
 
   it('one order with nothing listening at the checkout address: exit 5, "nothing was sent", never "outcome unknown"', async () => {
-    await login();
+    await e2e.loginAfresh();
     const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
@@ -483,7 +477,7 @@ describe('order create: the service cannot be reached', () => {
   });
 
   it('one order with nothing listening at either address: exit 5, "cannot reach", never "outcome unknown"', async () => {
-    await login();
+    await e2e.loginAfresh();
     const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
@@ -495,7 +489,7 @@ describe('order create: the service cannot be reached', () => {
 
   // An unreachable token service says so too: the order was never sent either.
   it('one order with nothing listening at the auth address: the error says nothing was sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(createArgs, { env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url } });
     expect(result.exitCode).toBe(5);
@@ -503,7 +497,7 @@ describe('order create: the service cannot be reached', () => {
   });
 
   it('a batch with nothing listening at the auth address: the error says nothing was sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const url = `http://127.0.0.1:${await unusedPort()}`;
     const result = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', writeLines(3)], {
       env: { PAYORDER_AUTH_URL: url, PAYORDER_CHECKOUT_URL: url },
@@ -534,7 +528,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
   ];
 
   it('-o ndjson, -o tsv and the table: the unknown row has its line, amount, description and reference', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(3);
 
     await loseLine2();
@@ -583,7 +577,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
 
   // On a terminal too, an unknown line can be found by the merchant's own reference.
   it('the table row of an unknown line shows its external reference', async () => {
-    await login();
+    await e2e.loginAfresh();
     await loseLine2();
     const table = await runInProcess(args(writeLines(3)), {
       env: e2e.env({ NO_COLOR: '1' }),
@@ -596,7 +590,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
 
 describe('order create --input: a journal belongs to its target', () => {
   it('a v2 journal resumed with --api v1 is refused naming both targets, exit 2, and nothing is sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(3);
     const journalFile = join(e2e.dir, 'orders.journal');
     const first = await batch(file, '--journal', journalFile);
@@ -622,7 +616,7 @@ describe('order create --input: a journal belongs to its target', () => {
 
 describe('order create --input: Ctrl-C in process', () => {
   it('after the stop no new line is sent, those in flight finish, the summary is printed, exit 130; a rerun creates the rest', async () => {
-    await login();
+    await e2e.loginAfresh();
     const file = writeLines(200);
     const journalFile = join(e2e.dir, 'orders.journal');
     await slowCheckouts(e2e.sb.url, 100);
@@ -683,7 +677,7 @@ describe('order create --input: Ctrl-C in process', () => {
 
 describe('order create --input: a torn journal', () => {
   it('a journal whose last record is half written is resumed, and the run after that too', async () => {
-    await login();
+    await e2e.loginAfresh();
     const journalFile = join(e2e.dir, 'orders.journal');
     const first = await batch(writeLines(5), '--journal', journalFile);
     expect(first.exitCode, first.stderr).toBe(0);

@@ -15,16 +15,11 @@ const ORDER = orderFlags({ amount: '4', description: 'Slow tea' });
 const SPINNER_TEXT = 'creating the order…';
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 const force = (body: Record<string, unknown>) => call(e2e.sb.url, 'POST', '/_sandbox/force', body);
 
 describe('retried refusals', () => {
   it('each retry of a 429 or 503 is a line on stderr; stdout keeps the order alone', async () => {
-    await login();
+    await e2e.loginAfresh();
     await force({ route: 'checkout', fault: 'rate-limit', retry_after: 0 });
     await force({ route: 'checkout', fault: 'unavailable', retry_after: 0 });
     const result = await e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER]);
@@ -38,7 +33,7 @@ describe('retried refusals', () => {
   });
 
   it('--quiet leaves them out; a request never retried says nothing', async () => {
-    await login();
+    await e2e.loginAfresh();
     await force({ route: 'checkout', fault: 'unavailable', retry_after: 0 });
     const quiet = await e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, '--quiet']);
     expect([quiet.exitCode, quiet.stderr]).toEqual([0, '']);
@@ -55,7 +50,7 @@ describeWithTools(['script'], 'a spinner for a slow request, on a terminal', () 
   };
 
   it('shows while a slow creation is under way, with the retry line above it, and is gone at the end', async () => {
-    await login();
+    await e2e.loginAfresh();
     await force({ route: 'checkout', fault: 'unavailable', retry_after: 0 });
     await force({ route: 'checkout', fault: 'latency', ms: 1500 });
     const { exitCode, screen } = await onScreen('stty cols 100 rows 40; ');
@@ -68,7 +63,7 @@ describeWithTools(['script'], 'a spinner for a slow request, on a terminal', () 
   });
 
   it('a quick answer shows no spinner at all', async () => {
-    await login();
+    await e2e.loginAfresh();
     const { exitCode, screen } = await onScreen('stty cols 100 rows 40; ');
     expect(exitCode, screen).toBe(0);
     expect(screen).not.toContain(SPINNER_TEXT);
@@ -76,7 +71,7 @@ describeWithTools(['script'], 'a spinner for a slow request, on a terminal', () 
   });
 
   it('a terminal that reports no width, or --quiet, gets no spinner', async () => {
-    await login();
+    await e2e.loginAfresh();
     await force({ route: 'checkout', fault: 'latency', ms: 800, times: 2 });
     const bare = await onScreen('');
     expect(bare.exitCode, bare.screen).toBe(0);

@@ -21,11 +21,6 @@ const createWith = (options: CliOptions, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args], options);
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 /** Each block character as the two modules it draws, top then bottom (true: dark). */
 const HALVES: Record<string, [boolean, boolean]> = {
   ' ': [false, false],
@@ -73,7 +68,7 @@ function expectQrOf(text: string, link: string) {
 
 describe('order create --qr', () => {
   it('piped: stdout stays JSON, the QR code of the payment link goes to stderr', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await createWith({}, '--qr');
     expect(result.exitCode, result.stderr).toBe(0);
     const order = orderOutputSchema.parse(JSON.parse(result.stdout));
@@ -83,7 +78,7 @@ describe('order create --qr', () => {
   });
 
   it('--field links.checkout prints the link alone on stdout, the code on stderr', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await createWith({}, '--qr', '--field', 'links.checkout');
     expect(result.exitCode, result.stderr).toBe(0);
     const link = result.stdout.trim();
@@ -92,7 +87,7 @@ describe('order create --qr', () => {
   });
 
   it('-o table piped: the code follows the table on stdout (a file to print)', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await createWith({}, '--qr', '-o', 'table');
     expect(result.exitCode, result.stderr).toBe(0);
     const [uuid] = (await e2e.orders()).map((order) => order.uuid);
@@ -102,7 +97,7 @@ describe('order create --qr', () => {
   });
 
   it('on a terminal with colors: drawn black on white, so it scans on a dark terminal too', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await runInProcess(['order', 'create', '--env', 'sandbox', ...ORDER, '--qr'], {
       env: e2e.env({ TERM: 'xterm-256color' }),
       stdoutIsTTY: true,
@@ -118,7 +113,7 @@ describe('order create --qr', () => {
   });
 
   it('a terminal narrower than the code gets a warning', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await runInProcess(['order', 'create', '--env', 'sandbox', ...ORDER, '--qr'], {
       env: e2e.env({ NO_COLOR: '1' }),
       stdoutIsTTY: true,
@@ -130,7 +125,7 @@ describe('order create --qr', () => {
   });
 
   it('with --wait, the code is shown before the wait: the payer scans it while payorder waits', async () => {
-    await login();
+    await e2e.loginAfresh();
     const time = virtualTime(new Date(), async () => {
       const [order] = await e2e.orders();
       await call(e2e.sb.url, 'POST', `/pay/${order.uuid}/pay`);
@@ -148,7 +143,7 @@ describe('order create --qr', () => {
   });
 
   it('--qr and --web go with one order: refused with --input and --dry-run, nothing sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const dry = await createWith({}, '--qr', '--dry-run');
     expect(dry.exitCode).toBe(2);
     expect(dry.stderr).toContain(
@@ -165,7 +160,7 @@ describe('order create --qr', () => {
 
 describeWithTools(['script'], 'order create --qr on a pseudo-terminal', () => {
   it('the table, then the code of its payment link, on the screen', async () => {
-    await login();
+    await e2e.loginAfresh();
     const command = `"${process.execPath}" "${BIN}" order create --env sandbox ${ORDER.map((a) => `'${a}'`).join(' ')} --qr`;
     const result = await onTerminal(command, e2e.env({ NO_COLOR: '1' }));
     expect(result.exitCode).toBe(0);
@@ -187,7 +182,7 @@ describe('order create --web', () => {
   }
 
   it('opens the payment link with $BROWSER (split like a shell, link last); stdout stays data', async () => {
-    await login();
+    await e2e.loginAfresh();
     const browser = recordingBrowser('my browser');
     const result = await createWith({ env: { BROWSER: `'${browser.script}' --new-window` } }, '--web');
     expect(result.exitCode, result.stderr).toBe(0);
@@ -200,7 +195,7 @@ describe('order create --web', () => {
   });
 
   it('a browser that fails or cannot be run is a warning with the link: exit 0, the order sent once', async () => {
-    await login();
+    await e2e.loginAfresh();
     const failing = join(e2e.dir, 'failing-browser');
     writeFileSync(failing, '#!/bin/sh\nexit 3\n');
     chmodSync(failing, 0o755);
@@ -221,7 +216,7 @@ describe('order create --web', () => {
   });
 
   it("the browser does not get payorder's credentials from the environment", async () => {
-    await login();
+    await e2e.loginAfresh();
     const script = join(e2e.dir, 'env-browser');
     const record = join(e2e.dir, 'env-browser.env');
     writeFileSync(script, `#!/bin/sh\nenv > '${record}'\n`);
@@ -244,7 +239,7 @@ describe('order create --web', () => {
   });
 
   it('without --web nothing is opened', async () => {
-    await login();
+    await e2e.loginAfresh();
     const browser = recordingBrowser();
     const result = await createWith({ env: { BROWSER: browser.script } });
     expect(result.exitCode, result.stderr).toBe(0);

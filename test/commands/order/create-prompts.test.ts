@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, expectNoLeak } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { SHOP_ENV, useE2E } from '../../helpers/e2e.js';
-import { call, journal } from '../../helpers/sandbox.js';
+import { journal } from '../../helpers/sandbox.js';
 import { describeWithTools } from '../../helpers/tools.js';
 
 const e2e = useE2E();
@@ -20,12 +20,6 @@ const erase = (typed: string) => '\u007f'.repeat(typed.length);
 /** A terminal that edits lines (with TERM=dumb, Node's line editor takes a backspace as text). */
 const A_TERMINAL = { TERM: 'xterm-256color', NO_COLOR: '1' };
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its command sent. */
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
 
 /**
  * `payorder ARGS` on a pseudo-terminal that a test types into: `waitFor` a text on the screen,
@@ -65,7 +59,7 @@ function onTerminalTyping(args: string, env: Record<string, string | undefined>)
 
 describe('missing flags without prompts', () => {
   it('are named together in one message, exit 2, and nothing is sent (no terminal)', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await e2e.run(['order', 'create', '--env', 'sandbox']);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -90,7 +84,7 @@ describe('missing flags without prompts', () => {
   });
 
   it('stdin alone on a terminal is not enough: prompts need stderr on one too', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await runInProcess(['order', 'create', '--env', 'sandbox'], {
       env: e2e.env(),
       stdinIsTTY: true,
@@ -104,7 +98,7 @@ describe('missing flags without prompts', () => {
 
 describeWithTools(['script'], 'order create on a terminal', () => {
   it('--no-input: the one message, no prompt on the screen, nothing sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const session = onTerminalTyping('order create --env sandbox --no-input', e2e.env(A_TERMINAL));
     const { exitCode, screen } = await session.done();
     expect(exitCode).toBe(2);
@@ -114,7 +108,7 @@ describeWithTools(['script'], 'order create on a terminal', () => {
   });
 
   it('asks for each missing field, refusing answers by the flags’ rules, then creates the order', async () => {
-    await login();
+    await e2e.loginAfresh();
     const session = onTerminalTyping('order create --env sandbox --json', e2e.env(A_TERMINAL));
     await session.waitFor('Amount (major units, e.g. 12.50):');
     session.type('1.999\r');
@@ -160,7 +154,7 @@ describeWithTools(['script'], 'order create on a terminal', () => {
   });
 
   it('asks only for what is missing, and says what is wrong with the flags before asking anything', async () => {
-    await login();
+    await e2e.loginAfresh();
     const wrong = onTerminalTyping(
       `order create --env sandbox --amount 1.999 ${LINKS.join(' ')}`,
       e2e.env(A_TERMINAL),
@@ -220,7 +214,7 @@ describeWithTools(['script'], 'order create on a terminal', () => {
   });
 
   it('Ctrl-C in a prompt cancels: exit 130, nothing sent', async () => {
-    await login();
+    await e2e.loginAfresh();
     const session = onTerminalTyping('order create --env sandbox', e2e.env(A_TERMINAL));
     await session.waitFor('Amount (major units, e.g. 12.50):');
     session.type('\u0003');

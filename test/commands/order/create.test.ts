@@ -62,15 +62,9 @@ const TRANSPORT_HEADERS = [
   'user-agent',
 ];
 
-/** Logs SHOP in to the sandbox, then empties the journal: a test sees only what its command sent. */
-async function login() {
-  await e2e.login();
-  await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-}
-
 describe('order create', () => {
   it('v2: sends cents and no userName, prints the documented JSON when piped', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '12.50', '--external-reference', 'INV-42');
     expect(result.exitCode, result.stderr).toBe(0);
     const order = orderOutputSchema.parse(JSON.parse(result.stdout));
@@ -95,7 +89,7 @@ describe('order create', () => {
   });
 
   it('v1: sends the decimal and the login userName; same JSON shape', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--api', 'v1', '--amount', '92233720368547758.07');
     expect(result.exitCode, result.stderr).toBe(0);
     const order = orderOutputSchema.parse(JSON.parse(result.stdout));
@@ -131,7 +125,7 @@ describe('order create', () => {
     ],
     [['--amount', '5', '--description', ''], '--description: is required'],
   ])('%j → exit 2, one line naming the field and the rule, nothing sent', async (args, message) => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create(...args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n').find((l) => l.startsWith('error:'))).toContain(message);
@@ -142,7 +136,7 @@ describe('order create', () => {
   it.each<ApiVersion>(['v1', 'v2'])(
     '--dry-run on %s shows exactly the request that creating the same order sends, token masked',
     async (version) => {
-      await login();
+      await e2e.loginAfresh();
       const proxy = await recordingProxy(e2e.sb.url);
       const env = { PAYORDER_CHECKOUT_URL: proxy.url };
       const dry = await createWith({ env }, '--amount', '7', '--api', version, '--dry-run');
@@ -195,7 +189,7 @@ describe('order create', () => {
   );
 
   it('--dry-run honours -o json and -o ndjson, shows text on a terminal, and refuses -o tsv, --field, --raw', async () => {
-    await login();
+    await e2e.loginAfresh();
     const request = {
       method: 'POST',
       url: e2e.sb.url + PATHS.checkout('v2'),
@@ -244,7 +238,7 @@ describe('order create', () => {
   });
 
   it('--debug traces the order exchange with the Authorization header masked', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '1', '--debug');
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain(`[debug] → POST ${e2e.sb.url}${PATHS.checkout('v2')}`);
@@ -253,7 +247,7 @@ describe('order create', () => {
   });
 
   it('warns that v2 may ignore notification_url, and sends it', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '1', '--notification-url', 'https://shop.example/hook');
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('warning: the spec does not show whether v2 accepts notification_url');
@@ -265,7 +259,7 @@ describe('order create', () => {
 
 describe('output modes', () => {
   it('--field, -o ndjson, -o tsv (with and without headers), --raw', async () => {
-    await login();
+    await e2e.loginAfresh();
     const field = await create('--amount', '1', '--field', 'links.checkout');
     expect(field.stdout).toMatch(new RegExp(`^${e2e.sb.url}/pay/[0-9a-f-]{36}\\n$`));
     const ndjson = await create('--amount', '1', '-o', 'ndjson');
@@ -288,7 +282,7 @@ describe('output modes', () => {
   });
 
   it('a piped create honours the stored default-output; -o still wins', async () => {
-    await login();
+    await e2e.loginAfresh();
     expect((await e2e.run(['config', 'set', 'default-output', 'tsv'])).exitCode).toBe(0);
     const piped = await create('--amount', '3');
     expect(piped.exitCode, piped.stderr).toBe(0);
@@ -313,7 +307,7 @@ describe('output modes', () => {
   });
 
   it('a table for a person on a terminal, the link on its own line, no colors with NO_COLOR', async () => {
-    await login();
+    await e2e.loginAfresh();
     const env = e2e.env({ NO_COLOR: '1' });
     const command = `"${process.execPath}" "${BIN}" order create --env sandbox --amount 12.5 ${ORDER.map((a) => `'${a}'`).join(' ')}`;
     const result = await onTerminal(command, env);
@@ -342,7 +336,7 @@ describe('service errors (spec §7.2)', () => {
       1,
     ],
   ])('%s → exit %i with a clear line', async (id, exit, message, times) => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: id, times });
     const result = await create('--amount', '1');
     expect(result.exitCode).toBe(exit);
@@ -352,7 +346,7 @@ describe('service errors (spec §7.2)', () => {
   });
 
   it('an HTML page from a proxy: status and excerpt, outcome unknown, not retried', async () => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'html' });
     const result = await create('--amount', '1');
     expect(result.exitCode).toBe(5);
@@ -366,7 +360,7 @@ describe('service errors (spec §7.2)', () => {
     ['reset', 'outcome unknown: the request reached'],
     ['malformed', 'outcome unknown: the service answered 200 but the body is not an order'],
   ])('%s after the order was made: exit 5, never sent twice', async (fault, message) => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault });
     const result = await create('--amount', '1');
     expect(result.exitCode).toBe(5);
@@ -376,7 +370,7 @@ describe('service errors (spec §7.2)', () => {
   });
 
   it('a hang times out as outcome unknown (PAYORDER_TIMEOUT), sent once', async () => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang' });
     const result = await createWith({ env: { PAYORDER_TIMEOUT: '0.3' } }, '--amount', '1');
     expect(result.exitCode).toBe(5);
@@ -385,7 +379,7 @@ describe('service errors (spec §7.2)', () => {
   });
 
   it('429 and 503 are retried honoring Retry-After, then succeed', async () => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', {
       route: 'checkout',
       fault: 'rate-limit',
@@ -409,7 +403,7 @@ describe('service errors (spec §7.2)', () => {
 
 describe('a token the order service refuses (401 Unauthorized)', () => {
   it('is renewed once and the order sent once more: exit 0, one order', async () => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized' });
     const result = await create('--amount', '1', '--json');
     expect(result.exitCode, result.stderr).toBe(0);
@@ -420,7 +414,7 @@ describe('a token the order service refuses (401 Unauthorized)', () => {
   });
 
   it('refused again after the renewal: exit 4 with the hint to log in; never a third attempt', async () => {
-    await login();
+    await e2e.loginAfresh();
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', error: 'unauthorized', times: 5 });
     const result = await create('--amount', '1');
     expect(result.exitCode).toBe(4);
@@ -460,7 +454,7 @@ describe('a service that echoes the token', () => {
   it.each([[[]], [['--debug']], [['--json']], [['--debug', '--json']]])(
     'a 502 body with the opaque token: stderr never shows it (%j)',
     async (flags) => {
-      await login();
+      await e2e.loginAfresh();
       const service = await echoingService();
       const result = await createWith({ env: service.env }, '--amount', '1', ...flags);
       expect(result.exitCode).toBe(5);
@@ -488,7 +482,7 @@ describe('a service that echoes the token', () => {
 
 describe('--field and the output flags', () => {
   it("--field takes the API's names: links.checkout_link on v2, links.checkoutLink and orderNumber on v1", async () => {
-    await login();
+    await e2e.loginAfresh();
     const v2 = await create('--amount', '1', '--field', 'links.checkout_link');
     expect(v2.exitCode, v2.stderr).toBe(0);
     const [first] = await e2e.orders();
@@ -515,7 +509,7 @@ describe('--field and the output flags', () => {
     [['--field', 'orderNumbr'], '--field: no field "orderNumbr" in an order; did you mean order_number?'],
     [['--raw', '--field', 'links'], '--raw prints one value, and --field links is an object'],
   ])('%j → exit 2, nothing sent', async (flags, message) => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '1', ...flags);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -526,7 +520,7 @@ describe('--field and the output flags', () => {
   it.each(['table', 'tsv', 'ndjson'])(
     '--json -o %s → exit 2 (as a JSON error), nothing sent',
     async (format) => {
-      await login();
+      await e2e.loginAfresh();
       const result = await create('--amount', '1', '--json', '-o', format);
       expect(result.exitCode).toBe(2);
       expect(result.stdout).toBe('');
@@ -540,7 +534,7 @@ describe('--field and the output flags', () => {
   );
 
   it('--field staus lists the fields in its hint', async () => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '1', '--field', 'staus');
     expect(result.stderr).toContain('hint: the fields are version, id, uuid, type, status, amount,');
   });
@@ -566,7 +560,7 @@ describe('callback links are sent exactly as given, or refused', () => {
       'must be a URL without spaces or control characters, got "https://x/\\u001b[2J"',
     ],
   ])('%s %j → exit 2 naming the flag and the rule, nothing sent', async (flag, value, rule) => {
-    await login();
+    await e2e.loginAfresh();
     const result = await create('--amount', '1', flag, value);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
@@ -587,7 +581,7 @@ describe('--journal', () => {
     ['an absolute path', () => join(e2e.dir, 'no', 'such', 'folder', 'j')],
     ['a path under a file', () => join(e2e.dir, 'x.csv', 'j')],
   ])('in a folder that does not exist (%s) → exit 2 naming --journal, nothing sent', async (_, path) => {
-    await login();
+    await e2e.loginAfresh();
     writeFileSync(join(e2e.dir, 'x.csv'), CSV);
     const result = await e2e.run([
       'order',
@@ -608,7 +602,7 @@ describe('--journal', () => {
 
   // A --journal naming a folder is a usage error, not an "unexpected failure: EISDIR".
   it('--journal naming a folder → exit 2 naming --journal, not "unexpected failure"', async () => {
-    await login();
+    await e2e.loginAfresh();
     writeFileSync(join(e2e.dir, 'x.csv'), CSV);
     mkdirSync(join(e2e.dir, 'journals'));
     const result = await e2e.run([
