@@ -76,6 +76,13 @@ const isRecord = (value: unknown): value is JournalRecord =>
 const describeTarget = (t: JournalTarget) =>
   `${t.env} ${t.api} (auth ${t.auth}, checkout ${t.checkout}, client id ${t.client_id})`;
 
+/** Whether the line at `index` is the last of its run: only blank lines, then the end or a header. */
+function endsRun(lines: readonly string[], index: number): boolean {
+  for (let next = index + 1; next < lines.length; next++)
+    if (lines[next]!.trim() !== '') return isHeader(parse(lines[next]!));
+  return true;
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -101,7 +108,6 @@ export function readJournal(
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     const value = parse(line);
-    const nextLine = lines.slice(index + 1).find((l) => l.trim() !== '');
     if (isHeader(value)) {
       header = true;
       if (target && JSON.stringify(value.target) !== JSON.stringify(target))
@@ -113,8 +119,10 @@ export function readJournal(
         );
     } else if (header && isRecord(value)) {
       previous.set(value.key, value);
-    } else if (!(header && (nextLine === undefined || isHeader(parse(nextLine))))) {
-      // Only the last record of a run may be torn (cut by a crash or a full disk).
+    } else if (!(header && value === undefined && endsRun(lines, index))) {
+      // Only the last record of a run may be torn (cut by a crash or a full disk): a line that is
+      // not JSON at all, followed by nothing or by the next run's header. A whole JSON value that is
+      // not a record was not written by payorder.
       throw usageError(
         `${named} line ${index + 1} is not a payorder journal record`,
         details('give a journal file that payorder wrote, or a new file'),

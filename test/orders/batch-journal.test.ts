@@ -261,4 +261,42 @@ describe('BatchJournal', () => {
       '{"amount":"12.50","description":"Tea"}\n{"amount":"3","description":"Cake"}\n',
     );
   });
+
+  // What a journal file may hold is checked line by line: nothing odd in it crashes payorder, and
+  // records without a run's header are not taken for an earlier run's.
+  it.each([
+    ['a null line after the header', `${HEADER}\nnull\n${HEADER}\n`],
+    ['a number line after the header', `${HEADER}\n42\n${HEADER}\n`],
+    [
+      'records with no header before them',
+      `${JSON.stringify({ key: 'a#1', line: 1, event: 'created', at: AT, order })}\n`,
+    ],
+  ])('refuses %s as a file payorder did not write (exit 2)', async (_name, text) => {
+    const path = journalPath();
+    writeFileSync(path, text, { mode: 0o600 });
+    let caught: unknown;
+    try {
+      await run(path, () => undefined);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).message).toMatch(/is not a payorder journal record/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('a journal that cannot be opened is a one-line error naming it, not a raw Node error', async () => {
+    const blocker = journalPath();
+    writeFileSync(blocker, 'a file, not a folder');
+    const path = join(blocker, 'orders.journal');
+    let caught: unknown;
+    try {
+      await run(path, () => undefined);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).message).toContain(path);
+    expect((caught as CliError).message).toMatch(/ENOTDIR/);
+  });
 });
