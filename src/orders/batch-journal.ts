@@ -176,7 +176,11 @@ export interface JournalStart {
 }
 
 export class BatchJournal {
-  /** The last event per key from earlier runs, then this run's. */
+  /**
+   * The last event per key from earlier runs. This run's records are not added: a key never comes
+   * twice in one run (identical lines get keys of their own, keyFor), and a batch's memory must not
+   * grow with its input.
+   */
   readonly previous: Map<string, JournalRecord>;
   readonly #seen = new Map<string, number>();
   readonly #kind: JournalStart['kind'];
@@ -215,7 +219,6 @@ export class BatchJournal {
    */
   write(record: JournalRecord): void {
     this.#append(`${JSON.stringify(record)}\n`);
-    this.previous.set(record.key, record);
     this.#unsynced = true;
   }
 

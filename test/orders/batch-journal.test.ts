@@ -104,7 +104,7 @@ describe('BatchJournal', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${HEADER}\n`);
   });
 
-  it('writes one JSON line per record as it goes, and remembers the last event of each key', async () => {
+  it('writes one JSON line per record as it goes, and keeps none of them in memory', async () => {
     const path = journalPath();
     const sending: JournalRecord = { key: 'k#1', line: 1, event: 'sending', at: AT };
     const created: JournalRecord = { key: 'k#1', line: 1, event: 'created', at: AT, order };
@@ -113,7 +113,8 @@ describe('BatchJournal', () => {
       // Written through to the file at once, not at close: a kill -9 loses nothing written.
       expect(fileRecords(path)).toEqual([sending]);
       journal.write(created);
-      expect(journal.previous.get('k#1')).toEqual(created);
+      // A key never comes twice in one run: a batch's memory does not grow with its input.
+      expect(journal.previous.size).toBe(0);
     });
     expect(fileRecords(path)).toEqual([sending, created]);
   });
