@@ -11,6 +11,7 @@ import {
   openJournal,
 } from '../../src/orders/batch-journal.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
+import { rejection } from '../helpers/refusal.js';
 
 const TARGET: JournalTarget = {
   env: 'stage',
@@ -275,14 +276,8 @@ describe('BatchJournal', () => {
   ])('refuses %s as a file payorder did not write (exit 2)', async (_name, text) => {
     const path = journalPath();
     writeFileSync(path, text, { mode: 0o600 });
-    let caught: unknown;
-    try {
-      await run(path, () => undefined);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).message).toMatch(/is not a payorder journal record/);
+    const error = await rejection(() => run(path, () => undefined));
+    expect(error.message).toMatch(/is not a payorder journal record/);
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
@@ -290,14 +285,8 @@ describe('BatchJournal', () => {
     const blocker = journalPath();
     writeFileSync(blocker, 'a file, not a folder');
     const path = join(blocker, 'orders.journal');
-    let caught: unknown;
-    try {
-      await run(path, () => undefined);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(CliError);
-    expect((caught as CliError).message).toContain(path);
-    expect((caught as CliError).message).toMatch(/ENOTDIR/);
+    const error = await rejection(() => run(path, () => undefined));
+    expect(error.message).toContain(path);
+    expect(error.message).toMatch(/ENOTDIR/);
   });
 });
