@@ -19,7 +19,13 @@ import type { BatchInput, BatchRecord, LineOutcome } from '../output/order-write
 import type { Session } from '../session/session.js';
 import { openAutomaticJournal } from './auto-journal.js';
 import { type InputLine, readBatch } from './batch-input.js';
-import { type BatchJournal, draftKey, type JournalTarget, openJournal } from './batch-journal.js';
+import {
+  type BatchJournal,
+  draftKey,
+  type JournalRecord,
+  type JournalTarget,
+  openJournal,
+} from './batch-journal.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { orderedPool } from './ordered-pool.js';
 
@@ -94,140 +100,192 @@ function openBatchJournal(ctx: Context, session: Session, choice: JournalChoice)
 }
 
 export function startBatch(ctx: Context, session: Session, options: BatchOptions): BatchRun {
-  const { target } = session;
-  const journal = openBatchJournal(ctx, session, options.journal);
-  const journalUsed: JournalUsed =
-    options.journal.kind === 'file'
-      ? { kind: 'file', path: journal.path }
-      : { kind: 'automatic', path: journal.path, window: options.journal.window };
-  const counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
-  let warnedNotification = false;
-  let lines = 0;
-  let inFlight = 0;
-  let stoppedBy: CliError | undefined;
-  const started = performance.now();
+  const batch = new Batch(ctx, session, options);
+  return { records: batch.records(), summary: () => batch.summary() };
+}
 
-  const record = (
-    line: number,
-    outcome: LineOutcome,
-    input: BatchInput,
-    error?: unknown,
-  ): { record: BatchRecord } => {
-    const failure = error === undefined ? null : asCliError(error, line);
-    return { record: { line, outcome, order: null, input, error: failure?.toJSON().error ?? null } };
-  };
+type LineResult = { record: BatchRecord; raw?: string };
 
-  const handle = async ({
-    line,
-    fields,
-    problem,
-  }: InputLine): Promise<{ record: BatchRecord; raw?: string }> => {
-    if (problem) return record(line, 'failed', inputOf(fields), new CliError('usage', problem));
-    let draft: OrderDraft;
-    try {
-      draft = draftFrom(fields!, target.version, columnName);
-    } catch (error) {
-      return record(line, 'failed', inputOf(fields), error);
-    }
-    const input = inputOf(fields, draft);
-    if (draft.notificationUrl && target.version === 'v2' && !warnedNotification) {
-      warnedNotification = true;
-      warn(ctx, NOTIFICATION_V2_WARNING);
-    }
-    const key = journal.keyFor(draftKey(draft));
-    const before = journal.previous.get(key);
-    if (before?.event === 'created' && before.order)
-      return { record: { line, outcome: 'skipped', order: before.order, input, error: null } };
-    if ((before?.event === 'sending' || before?.event === 'unknown') && !options.retryUnknown) {
-      const error = new CliError(
-        'outcome_unknown',
-        'outcome unknown from an earlier run (it was sent, no answer was recorded)',
-        { hint: 'check the merchant panel; rerun with --retry-unknown only if the order does not exist' },
-      );
-      return record(line, 'unknown', input, error);
-    }
-    const at = () => ctx.clock().toISOString();
-    inFlight++;
-    try {
-      // Nothing is sent that the journal cannot record, and nothing before its record is on the disk.
-      journal.write({ key, line, event: 'sending', at: at() });
-      await journal.synced();
-    } catch (error) {
-      inFlight--;
-      stoppedBy ??= error as CliError;
-      return record(line, 'failed', input, error);
-    }
-    let created: { order: BatchRecord['order']; raw: string } | undefined;
-    try {
-      const body = orderRequestBody(target.version, draft, session.credentials.username);
-      created = await session.authorized((token) => session.client.createOrder(token, body));
-    } catch (error) {
-      const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
-      if (error instanceof CliError && STOPPING.includes(error.kind)) stoppedBy ??= error;
-      try {
-        journal.write({
-          key,
-          line,
-          event: unknown ? 'unknown' : 'failed',
-          at: at(),
-          error: (error as Error).message,
-        });
-      } catch (journalError) {
-        stoppedBy ??= journalError as CliError;
-      }
-      return record(line, unknown ? 'unknown' : 'failed', input, error);
-    } finally {
-      inFlight--;
-    }
-    try {
-      journal.write({ key, line, event: 'created', at: at(), order: created.order! });
-    } catch (error) {
-      // The order exists but its record could not be written: its "sending" record stands, so a
-      // resume reports the line unknown instead of sending it again.
-      stoppedBy ??= error as CliError;
-    }
-    return {
-      record: { line, outcome: 'created', order: created.order, input, error: null },
-      raw: created.raw,
-    };
-  };
+/** What a line gives when the batch stopped before its request could leave. */
+const NOT_SENT = Symbol('not sent');
+/** Its journal record's error: a failed line, which a rerun sends. */
+export const NOT_SENT_ERROR = 'not sent: the batch stopped before this line left';
 
-  async function* records() {
+/** A line ready to send: its order, what it said, and its key in the journal. */
+interface ReadyLine {
+  line: number;
+  draft: OrderDraft;
+  input: BatchInput;
+  key: string;
+}
+
+/** One run of a batch: its journal, its counts, and why it stopped taking lines, if it did. */
+class Batch {
+  readonly #journal: BatchJournal;
+  readonly #journalUsed: JournalUsed;
+  readonly #counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
+  readonly #started = performance.now();
+  #lines = 0;
+  #inFlight = 0;
+  #stoppedBy: CliError | undefined;
+  #warnedNotification = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly session: Session,
+    private readonly options: BatchOptions,
+  ) {
+    this.#journal = openBatchJournal(ctx, session, options.journal);
+    this.#journalUsed =
+      options.journal.kind === 'file'
+        ? { kind: 'file', path: this.#journal.path }
+        : { kind: 'automatic', path: this.#journal.path, window: options.journal.window };
+  }
+
+  async *records(): AsyncGenerator<LineResult> {
+    const { ctx, options } = this;
     try {
       const input = readBatch(
         openInput(options.input, ctx.io.stdin, ctx.signal),
         options.input === '-' ? 'stdin' : options.input,
       );
-      for await (const result of orderedPool(input, handle, {
+      for await (const result of orderedPool(input, (line) => this.#handle(line), {
         concurrency: options.concurrency,
-        stopped: () => stoppedBy !== undefined,
+        stopped: () => this.#stoppedBy !== undefined,
         signal: ctx.signal,
       })) {
-        counts[result.record.outcome]++;
-        lines++;
+        // A line the stop came for while its record was being synced: not sent, so not one of
+        // this run's lines (its journal says so, and a rerun sends it).
+        if (result === NOT_SENT) continue;
+        this.#counts[result.record.outcome]++;
+        this.#lines++;
         yield result;
       }
     } finally {
-      await journal.close();
+      await this.#journal.close();
     }
   }
 
-  return {
-    records: records(),
-    summary: () => ({
-      lines,
-      seconds: (performance.now() - started) / 1000,
-      counts,
-      journal: journalUsed,
-      inFlight,
-      stopped: stoppedBy
-        ? { by: 'error', error: stoppedBy }
-        : ctx.signal.aborted
-          ? { by: ctx.signal.reason === 'EPIPE' ? 'closed-pipe' : 'signal' }
+  summary(): BatchSummary {
+    const { signal } = this.ctx;
+    return {
+      lines: this.#lines,
+      seconds: (performance.now() - this.#started) / 1000,
+      counts: this.#counts,
+      journal: this.#journalUsed,
+      inFlight: this.#inFlight,
+      stopped: this.#stoppedBy
+        ? { by: 'error', error: this.#stoppedBy }
+        : signal.aborted
+          ? { by: signal.reason === 'EPIPE' ? 'closed-pipe' : 'signal' }
           : undefined,
-    }),
-  };
+    };
+  }
+
+  /** A line's record: refused as read, decided by an earlier run, or sent now. */
+  async #handle({ line, fields, problem }: InputLine): Promise<LineResult | typeof NOT_SENT> {
+    if (problem) return failed(line, inputOf(fields), new CliError('usage', problem));
+    const { target } = this.session;
+    let draft: OrderDraft;
+    try {
+      draft = draftFrom(fields!, target.version, columnName);
+    } catch (error) {
+      return failed(line, inputOf(fields), error);
+    }
+    if (draft.notificationUrl && target.version === 'v2' && !this.#warnedNotification) {
+      this.#warnedNotification = true;
+      warn(this.ctx, NOTIFICATION_V2_WARNING);
+    }
+    const ready = { line, draft, input: inputOf(fields, draft), key: this.#journal.keyFor(draftKey(draft)) };
+    return this.#earlier(ready) ?? this.#send(ready);
+  }
+
+  /** What an earlier run decided for the line: created (skipped now), or sent with no answer. */
+  #earlier({ line, input, key }: ReadyLine): LineResult | undefined {
+    const before = this.#journal.previous.get(key);
+    if (before?.event === 'created' && before.order)
+      return { record: { line, outcome: 'skipped', order: before.order, input, error: null } };
+    if ((before?.event === 'sending' || before?.event === 'unknown') && !this.options.retryUnknown)
+      return recordOf(
+        line,
+        'unknown',
+        input,
+        new CliError(
+          'outcome_unknown',
+          'outcome unknown from an earlier run (it was sent, no answer was recorded)',
+          {
+            hint: 'check the merchant panel; rerun with --retry-unknown only if the order does not exist',
+          },
+        ),
+      );
+    return undefined;
+  }
+
+  /**
+   * Sends the line's order once its "sending" record is on the disk, and records the outcome.
+   * Nothing is sent that the journal cannot record, and nothing once the batch has stopped (Ctrl-C,
+   * a hang-up, a closed pipe, an error that stops it) while the record was being synced: that line
+   * is recorded failed, so a rerun sends it, and is not one of this run's lines.
+   */
+  async #send({ line, draft, input, key }: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
+    const { ctx, session } = this;
+    const at = () => ctx.clock().toISOString();
+    try {
+      this.#journal.write({ key, line, event: 'sending', at: at() });
+      await this.#journal.synced();
+    } catch (error) {
+      // The journal cannot be written: nothing was sent, and no further line is.
+      this.#stoppedBy ??= error as CliError;
+      return failed(line, input, error);
+    }
+    if (this.#stoppedBy || ctx.signal.aborted) {
+      this.#record({ key, line, event: 'failed', at: at(), error: NOT_SENT_ERROR });
+      return NOT_SENT;
+    }
+    this.#inFlight++;
+    try {
+      const body = orderRequestBody(session.target.version, draft, session.credentials.username);
+      const created = await session.authorized((token) => session.client.createOrder(token, body));
+      // Should this record not be written, the "sending" one stands: the line is reported unknown
+      // on a rerun, never sent again.
+      this.#record({ key, line, event: 'created', at: at(), order: created.order });
+      return {
+        record: { line, outcome: 'created', order: created.order, input, error: null },
+        raw: created.raw,
+      };
+    } catch (error) {
+      if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
+      const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
+      this.#record({
+        key,
+        line,
+        event: unknown ? 'unknown' : 'failed',
+        at: at(),
+        error: (error as Error).message,
+      });
+      return recordOf(line, unknown ? 'unknown' : 'failed', input, error);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  /** Writes a record; a journal that cannot be written stops the batch. */
+  #record(record: JournalRecord): void {
+    try {
+      this.#journal.write(record);
+    } catch (error) {
+      this.#stoppedBy ??= error as CliError;
+    }
+  }
 }
+
+/** A line's record with no order: failed or unknown, its error naming the line. */
+function recordOf(line: number, outcome: LineOutcome, input: BatchInput, error: unknown): LineResult {
+  const failure = asCliError(error, line);
+  return { record: { line, outcome, order: null, input, error: failure.toJSON().error } };
+}
+
+const failed = (line: number, input: BatchInput, error: unknown) => recordOf(line, 'failed', input, error);
 
 /** A line's error as a CliError whose message names the line. */
 function asCliError(error: unknown, line: number): CliError {

@@ -2,8 +2,10 @@
  * Batch files and what a batch leaves behind, for the tests of `order create --input`: NDJSON lines
  * of orders, the records of an NDJSON output, and the records of a journal file.
  */
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NOT_SENT_ERROR } from '../../src/orders/batch.js';
 
 /** Input line `n`: an order of n.nn (n and its last two digits), described "line n". */
 export const orderLine = (n: number, extra: Record<string, unknown> = {}) =>
@@ -39,3 +41,12 @@ export const journalRecords = (file: string): any[] =>
 /** The last event the journal holds for each line key. */
 export const lastEvents = (file: string) =>
   new Map(journalRecords(file).map((record) => [record.key as string, record.event as string]));
+
+/**
+ * The last event of each line the batch sent: a line the stop came for while its record was being
+ * synced is recorded failed as not sent (a rerun sends it), and is left out.
+ */
+export const sentEvents = (file: string) => {
+  const last = new Map(journalRecords(file).map((record) => [record.key as string, record]));
+  return [...last.values()].filter((record) => record.error !== NOT_SENT_ERROR).map((record) => record.event);
+};

@@ -116,4 +116,31 @@ describe('the journal on the disk', () => {
     // One sync per line at concurrency 1 before its request, and the last records' before the end.
     expect(vi.mocked(fs.fdatasync).mock.calls.length).toBeGreaterThanOrEqual(4);
   });
+
+  // Ctrl-C (or a hang-up, a closed pipe) while a line waits for its record to be synced: the line is
+  // not sent once the sync is done, and its journal says so, so that a rerun sends it.
+  it('a line whose record is being synced when Ctrl-C comes is not sent; a rerun sends it', async () => {
+    await e2e.loginAfresh();
+    const journalFile = join(e2e.dir, 'orders.journal');
+    const input = writeOrderLines(e2e.dir, 3);
+    const args = ['order', 'create', '--env', 'sandbox', '--input', input, '--journal', journalFile];
+    const { held, release } = holdSyncs();
+    const ctrlC = new AbortController();
+    const running = runInProcess([...args, '--concurrency', '1'], { env: e2e.env(), signal: ctrlC.signal });
+    await expect.poll(() => held.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    ctrlC.abort('SIGINT');
+    release();
+    const result = await running;
+    expect(result.exitCode).toBe(130);
+    expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
+    expect(result.stderr).toMatch(/error: interrupted after 0 lines/);
+    expect(journalRecords(journalFile).map((r) => [r.line, r.event])).toEqual([
+      [1, 'sending'],
+      [1, 'failed'],
+    ]);
+
+    const again = await runInProcess(args, { env: e2e.env() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(3);
+  });
 });

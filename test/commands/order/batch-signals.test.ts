@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lastEvents, recordsOf, writeOrderLines } from '../../helpers/batch.js';
+import { recordsOf, sentEvents, writeOrderLines } from '../../helpers/batch.js';
 import { BIN, expectNoLeak } from '../../helpers/cli.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
@@ -78,7 +78,7 @@ describeWithTools(['bash', 'head'], 'order create --input | head -1', () => {
       'hint: read the results to the end (or give -o to a file); the journal says what was done',
     );
 
-    const last = [...lastEvents(journalFile).values()];
+    const last = sentEvents(journalFile);
     const created = last.filter((event) => event === 'created').length;
     const sending = last.filter((event) => event === 'sending').length;
     expect(last.filter((event) => event !== 'created' && event !== 'sending')).toEqual([]);
@@ -175,7 +175,7 @@ describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
     const orders = (await e2e.orders()).length;
     expect(orders).toBeLessThan(200);
     // Every request sent was answered and recorded: no line is left "sending" (unknown on a rerun).
-    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
+    expect(sentEvents(journalFile)).toEqual(Array(orders).fill('created'));
     expect(recordsOf(String(result.stdout)).map((r) => r.outcome)).toEqual(Array(orders).fill('created'));
     expect(stderr()).toContain('stopping: no new line is sent; finishing');
     expect(stderr()).toMatch(
@@ -213,7 +213,7 @@ describeWithTools(['script'], 'a batch on a terminal that is closed', () => {
     const orders = (await e2e.orders()).length;
     expect(orders).toBeLessThan(200);
     expect(stderr()).toContain(`error: interrupted after ${orders} lines`);
-    expect([...lastEvents(journalFile).values()]).toEqual(Array(orders).fill('created'));
+    expect(sentEvents(journalFile)).toEqual(Array(orders).fill('created'));
   });
 });
 
