@@ -24,7 +24,7 @@ import type { ProxySettings } from './proxy.js';
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** An answer larger than MAX_ANSWER_BYTES: given up unread, after the request was sent. */
-export class AnswerTooLarge extends Error {
+class AnswerTooLarge extends Error {
   constructor() {
     super(`an answer of more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, not read to its end`);
   }

@@ -130,22 +130,6 @@ export function helpArgv(program: Command, argv: string[]): string[] {
   return [node!, script!, ...path, '--help'];
 }
 
-/**
- * The command that argv's leading words name ("order get"; "" for the overview, or when the first
- * word names no command): only names of the command tree, never a word of the user's.
- */
-export function commandPath(program: Command, argv: string[]): string {
-  const path: string[] = [];
-  let command = program;
-  for (const word of argv.slice(2)) {
-    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!sub) break;
-    path.push(sub.name());
-    command = sub;
-  }
-  return path.join(' ');
-}
-
 /** Commander's own outcomes: help and version are success, everything else is bad usage. */
 export function commanderExit(error: CommanderError): number {
   return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? 0 : 2;
