@@ -9,13 +9,11 @@
  * written (no line is sent that the journal cannot record).
  */
 
-import { openInput } from '../cli/input-file.js';
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
 import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
 import { CliError, type ErrorKind } from '../errors.js';
 import { warn } from '../output/messages.js';
-import type { BatchInput, BatchRecord, LineOutcome } from '../output/order-writer.js';
 import type { Session } from '../session/session.js';
 import { openAutomaticJournal } from './auto-journal.js';
 import { type InputLine, readBatch } from './batch-input.js';
@@ -26,7 +24,9 @@ import {
   type JournalTarget,
   openJournal,
 } from './batch-journal.js';
+import type { BatchInput, BatchRecord, LineOutcome } from './batch-record.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
+import { openInput } from './input-file.js';
 import { orderedPool } from './ordered-pool.js';
 
 /**

@@ -9,29 +9,12 @@
 import type { Context } from '../context.js';
 import type { Order } from '../contract/schemas.js';
 import type { CliError } from '../errors.js';
+import type { BatchInput, BatchRecord } from '../orders/batch-record.js';
 import { type OutputFormat, type OutputOptions, plain, tsvCell, valueAt } from './formats.js';
 import { painter } from './messages.js';
 import type { LookupRow } from './order-tables.js';
 import { ORDER_COLUMNS } from './order-view.js';
 import { escapeControl, escapeStrings } from './terminal-text.js';
-
-/** What became of one input line of a batch; `order` is null unless it was created or found. */
-export type LineOutcome = 'created' | 'skipped' | 'failed' | 'unknown';
-
-/** What a batch line said: kept with every record so a failed or unknown line can be found. */
-export interface BatchInput {
-  amount: string | null;
-  description: string | null;
-  external_reference: string | null;
-}
-
-export interface BatchRecord {
-  line: number;
-  outcome: LineOutcome;
-  order: Order | null;
-  input: BatchInput;
-  error: ReturnType<CliError['toJSON']>['error'] | null;
-}
 
 /**
  * An id given to `order get` that gave no order: what it was, what became of it (not_found, or

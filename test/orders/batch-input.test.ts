@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openInput } from '../../src/cli/input-file.js';
 import type { CliError } from '../../src/errors.js';
 import { EXIT } from '../../src/errors.js';
 import {
@@ -13,6 +12,7 @@ import {
   readLines,
 } from '../../src/orders/batch-input.js';
 import { columnName, draftFrom } from '../../src/orders/draft.js';
+import { openInput } from '../../src/orders/input-file.js';
 import { tempDir } from '../helpers/cli.js';
 import { rejection } from '../helpers/refusal.js';
 

@@ -7,13 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/contract/schemas.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { CliError } from '../../src/errors.js';
+import type { BatchRecord } from '../../src/orders/batch-record.js';
 import type { OutputFormat, OutputOptions } from '../../src/output/formats.js';
-import {
-  type BatchRecord,
-  createOrderWriter,
-  type LookupMiss,
-  type WriterShape,
-} from '../../src/output/order-writer.js';
+import { createOrderWriter, type LookupMiss, type WriterShape } from '../../src/output/order-writer.js';
 import { textWidth } from '../../src/output/text-width.js';
 import { testContext } from '../helpers/context.js';
 

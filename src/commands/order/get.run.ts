@@ -5,7 +5,6 @@
  * fail once every id has been tried. With --wait, one order is looked up until it leaves PENDING.
  */
 import type { OrderResult, Target } from '../../api/service.js';
-import { openInput } from '../../cli/input-file.js';
 import {
   type OutputFlags,
   parseConcurrency,
@@ -16,6 +15,7 @@ import {
 import { type Context, withConnections } from '../../context.js';
 import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
+import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
 import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
 import { orderedPool } from '../../orders/ordered-pool.js';

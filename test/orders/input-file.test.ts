@@ -3,7 +3,7 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openInput } from '../../src/cli/input-file.js';
+import { openInput } from '../../src/orders/input-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 const read = async (stream: Readable) => {
