@@ -163,7 +163,7 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
   const { trace } = options;
   const started = performance.now();
   if (trace) {
-    trace(`→ ${exchange.method} ${exchange.url}`);
+    trace(`→ ${exchange.method} ${traced(exchange.url, secretsOf(exchange, options))}`);
     const masked = maskedRequest(exchange);
     for (const [name, value] of Object.entries(masked.headers)) trace(`→ ${name}: ${value}`);
     if (masked.body !== undefined)
@@ -218,7 +218,7 @@ function redirected(
     transportError(new Error(detail), first, options, { sent: true, timedOut: false });
   if (to?.protocol !== 'http:' && to?.protocol !== 'https:')
     throw stop('a redirect to an address that is not HTTP');
-  options.trace?.(`← location: ${to.href}`);
+  options.trace?.(`← location: ${traced(to.href, secretsOf(first, options))}`);
   if (first.issuesToken)
     throw refusedRedirect(
       first,
@@ -244,7 +244,9 @@ function redirected(
 /** A redirect payorder does not follow: nothing is stored; an order creation's outcome is unknown. */
 function refusedRedirect(first: Exchange, status: number, to: URL, rule: string): CliError {
   const address = new URL(first.url).origin;
-  const what = `${address} answered ${status} with a redirect to ${to.href}, and ${rule}`;
+  // Where it pointed, without what could carry a secret: a user name and password, the query.
+  const where = `${to.origin}${to.pathname}${to.search ? '?…' : ''}`;
+  const what = `${address} answered ${status} with a redirect to ${where}, and ${rule}`;
   if (first.createsSomething)
     return new CliError('outcome_unknown', `outcome unknown: ${what}`, { hint: OUTCOME_UNKNOWN_HINT });
   return new CliError('network', `${what}${first.issuesToken ? '; nothing was stored' : ''}`, {
@@ -297,6 +299,13 @@ function masked(text: string, exchange: Exchange, secrets: readonly string[]): s
     return maskText(text, secrets);
   }
   return maskText(JSON.stringify(exchange.issuesToken ? maskTokenAnswer(body) : maskBody(body)), secrets);
+}
+
+/** An address as a trace shows it: a user name and password masked, and every known secret. */
+function traced(address: string, secrets: readonly string[]): string {
+  const url = URL.parse(address);
+  if (url && (url.username || url.password)) [url.username, url.password] = [MASK, ''];
+  return maskText(url?.href ?? address, secrets);
 }
 
 const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);

@@ -49,6 +49,19 @@ const exchange = (url: string, kind: 'create' | 'lookup'): Exchange => ({
 });
 
 describe('redirects of orders and lookups', () => {
+  it('a refused redirect names where it pointed without its user name, password or query', async () => {
+    const first = await redirecting(307, `http://user:hunter2@127.0.0.2:9/capture?token=${TOKEN}`);
+    const lines: string[] = [];
+    const error = await rejection(() =>
+      send(
+        exchange(first.url, 'lookup'),
+        httpOptions(httpTransport(), { trace: (line) => lines.push(line) }),
+      ),
+    );
+    expect(error.message).toContain('a redirect to http://127.0.0.2:9/capture?…, and payorder follows');
+    expect(`${error.message}\n${lines.join('\n')}`).not.toMatch(new RegExp(`hunter2@|${TOKEN}`));
+  });
+
   it.each([
     ['create', 'outcome_unknown', 'outcome unknown: '],
     ['lookup', 'network', ''],
