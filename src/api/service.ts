@@ -13,7 +13,7 @@ import {
   type TokenReading,
   tokenRequestBody,
 } from '../contract/token.js';
-import { type ApiVersion, joinUrl, PATHS } from '../contract/versions.js';
+import { type ApiVersion, joinUrl, PATHS, V1_GONE } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import {
   type Answer,
@@ -76,6 +76,7 @@ export class ServiceClient {
       },
       { ...this.http, secrets: [...this.http.secrets, credentials.clientSecretId] },
     );
+    this.#refuseSwitchedOff(answer);
     const body = parseBody(answer);
     if (answer.status === 200) {
       const reading = readTokenResponse(body);
@@ -140,7 +141,18 @@ export class ServiceClient {
     return this.#order(answer, 'get');
   }
 
+  /** v1's answer once it is switched off (contract/versions.ts V1_GONE): nothing was done. */
+  #refuseSwitchedOff(answer: Answer): void {
+    if (this.target.version !== 'v1' || answer.status !== V1_GONE.status) return;
+    throw new CliError(
+      'rejected',
+      `the service on ${this.target.env} says API v1 is switched off (${answer.status}); use --api v2`,
+      { status: answer.status, hint: 'payorder migrate-check shows what an integration must change for v2' },
+    );
+  }
+
   #order(answer: Answer, operation: 'create' | 'get'): OrderResult {
+    this.#refuseSwitchedOff(answer);
     const body = parseBody(answer);
     const creating = operation === 'create';
     if (answer.status === 200) {

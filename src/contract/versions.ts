@@ -8,6 +8,13 @@ export type ApiVersion = (typeof API_VERSIONS)[number];
 /** The last day v1 answers; from the next day on it is unavailable (spec §9). */
 export const V1_SUNSET = '2026-12-31';
 
+/**
+ * What v1 answers from the day after its sunset: the spec shows no status, so this is payorder's
+ * choice (the sandbox answers it, payorder recognises it): 410 Gone, with this text in the
+ * endpoint's error field (the token endpoint's `description`, the order endpoints' `message`).
+ */
+export const V1_GONE = { status: 410, text: `API v1 was switched off on ${V1_SUNSET}; use API v2` } as const;
+
 const DAY_MS = 86_400_000;
 
 /** Whole days from `now` (UTC date) until the sunset day; 0 on the day itself, negative after. */

@@ -7,7 +7,7 @@ import { type CatalogId, catalogEntry, errorBody, findCatalogEntry } from '../co
 import { GRANT_TYPE, ORDER_STATES } from '../contract/fields.js';
 import { orderResponseBody, readOrderRequest } from '../contract/schemas.js';
 import { readTokenRequest, tokenResponseBody } from '../contract/token.js';
-import { API_VERSIONS, type ApiVersion, PATHS } from '../contract/versions.js';
+import { API_VERSIONS, type ApiVersion, daysUntilSunset, PATHS, V1_GONE } from '../contract/versions.js';
 import type { SandboxCore } from './core.js';
 import type { Forced } from './faults.js';
 import { ORDER_NOT_FOUND, ORDERS_FULL } from './orders.js';
@@ -167,6 +167,14 @@ function faultAnswer(forced: Forced, request: Request): Answer | typeof NO_ANSWE
   }
 }
 
+/** What v1 answers once it is switched off, with the error body of its endpoint (contract/versions.ts). */
+function switchedOff(route: Route): Answer {
+  return {
+    status: V1_GONE.status,
+    body: route === 'token' ? { description: V1_GONE.text } : { message: V1_GONE.text },
+  };
+}
+
 /** Faults that answer after the request was carried out, as when a response is lost on the way back. */
 const AFTER_WORK = new Set(['hang', 'reset', 'malformed']);
 
@@ -196,6 +204,12 @@ function serve(
     const exchange = { request, body, malformed };
 
     const answer = (): MaybeAsync<Answer | typeof NO_ANSWER> => {
+      // Past the sunset on the sandbox's clock, v1 is gone whatever was forced on it.
+      if (version === 'v1' && daysUntilSunset(core.now()) < 0) {
+        const gone = switchedOff(route);
+        record(gone.status);
+        return gone;
+      }
       if (forced?.fault && forced.fault !== 'latency') {
         const fault = forced;
         const faulty = () => {

@@ -471,3 +471,21 @@ describe('login against a token service that misbehaves', () => {
     expect(storeExists()).toBe(false);
   });
 });
+
+describe('v1 switched off by the service', () => {
+  // payorder's own clock before the sunset, the sandbox's after it: the service's 410 is told as such.
+  it('a 410 from v1 is "switched off", exit 1, with what to do; nothing stored', async () => {
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { now: '2027-01-02T09:00:00Z' });
+    const result = await e2e.run(['login', '--env', 'sandbox', '--api', 'v1'], {
+      env: { ...SHOP_ENV, PAYORDER_NOW: '2026-12-30T09:00:00Z' },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      'error: the service on sandbox says API v1 is switched off (410); use --api v2',
+    );
+    expect(result.stderr).toContain(
+      'hint: payorder migrate-check shows what an integration must change for v2',
+    );
+    expect(storeExists()).toBe(false);
+  });
+});

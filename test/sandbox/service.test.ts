@@ -260,3 +260,44 @@ describe('lookup', () => {
     expect(reply.status).toBe(401);
   });
 });
+
+// The spec switches v1 off after its sunset day and shows no status for it: the sandbox answers 410
+// Gone, with the endpoint's error field saying so, by its own clock (POST /_sandbox/clock), so that
+// a merchant can rehearse the day.
+describe('the v1 sunset on the sandbox clock', () => {
+  const GONE = 'API v1 was switched off on 2026-12-31; use API v2';
+  const setClock = (now: string) => call(sb.url, 'POST', '/_sandbox/clock', { now });
+
+  it('on its last day v1 still answers; from the next day on every v1 route is 410, v2 goes on', async () => {
+    await setClock('2026-12-31T23:59:00Z');
+    const token = await tokenFor(sb.url, 'v1');
+    const order = await createOrder(sb.url, token, 'v1');
+    expect(order.id).toEqual(expect.any(String));
+
+    await setClock('2027-01-01T00:00:00Z');
+    expect(await call(sb.url, 'POST', PATHS.token('v1'), tokenBody('v1'))).toMatchObject({
+      status: 410,
+      body: { description: GONE },
+    });
+    expect(await call(sb.url, 'POST', PATHS.checkout('v1'), orderBody('v1'), token)).toMatchObject({
+      status: 410,
+      body: { message: GONE },
+    });
+    expect(await call(sb.url, 'GET', PATHS.lookup('v1', order.id), undefined, token)).toMatchObject({
+      status: 410,
+      body: { message: GONE },
+    });
+    const v2 = await tokenFor(sb.url, 'v2');
+    expect((await call(sb.url, 'POST', PATHS.checkout('v2'), orderBody('v2'), v2)).status).toBe(200);
+    const statuses = (await call(sb.url, 'GET', '/_sandbox/journal?version=v1')).body.entries.map(
+      (entry: { status: number }) => entry.status,
+    );
+    expect(statuses.slice(-3)).toEqual([410, 410, 410]);
+  });
+
+  it('a forced error or fault on v1 does not bring it back after the sunset', async () => {
+    await setClock('2027-03-01T12:00:00Z');
+    await call(sb.url, 'POST', '/_sandbox/force', { route: 'token', error: '3006' });
+    expect((await call(sb.url, 'POST', PATHS.token('v1'), tokenBody('v1'))).status).toBe(410);
+  });
+});
