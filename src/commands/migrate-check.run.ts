@@ -84,6 +84,7 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
     findings: result.findings,
     setup,
     files: result.files,
+    serviceFiles: result.serviceFiles,
     notChecked,
   };
 }

@@ -13,6 +13,8 @@ export interface Summary {
   files: number;
   /** Files read that have a finding. */
   files_with_findings: number;
+  /** Files read that talk to the service (the others get info at most). */
+  service_files: number;
   /** Findings about payorder's own setup (--config, --live). */
   setup_findings: number;
   counts: Record<Severity, number>;
@@ -27,10 +29,11 @@ export interface Outcome {
   /** Findings about payorder's own setup. */
   setup: Finding[];
   files: number;
+  serviceFiles: number;
   notChecked: string[];
 }
 
-export function summarize({ findings, setup, files, notChecked }: Outcome, now: Date): Summary {
+export function summarize({ findings, setup, files, serviceFiles, notChecked }: Outcome, now: Date): Summary {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   for (const f of setup) counts[f.severity]++;
@@ -38,6 +41,7 @@ export function summarize({ findings, setup, files, notChecked }: Outcome, now: 
     ready: counts.error > 0 ? false : notChecked.length > 0 ? null : true,
     files,
     files_with_findings: new Set(findings.map((f) => f.location.file)).size,
+    service_files: serviceFiles,
     setup_findings: setup.length,
     counts,
     sunset: { date: V1_SUNSET, days_left: daysUntilSunset(now) },
@@ -82,7 +86,7 @@ export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkI
   }
   const { counts } = summary;
   const tally = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`;
-  const read = `${plural(summary.files, 'file')} read`;
+  const read = `${plural(summary.files, 'file')} read, ${summary.service_files} talking to the service`;
   const notChecked = summary.not_checked.join('; ');
   if (summary.ready === true) lines.push(paint.green(`✓ ready for v2 (${tally}; ${read})`));
   else if (summary.ready === null)

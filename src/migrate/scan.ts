@@ -8,6 +8,7 @@ import { extname } from 'node:path';
 import { usageError } from '../errors.js';
 import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { checkConfigFile, configFormatOf, isConfigJsonName, jsonConfigTree } from './config-files.js';
+import { ServiceEvidence } from './evidence.js';
 import { findFiles } from './files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
@@ -26,6 +27,8 @@ export interface ScanResult {
   findings: Finding[];
   /** How many files were read. */
   files: number;
+  /** How many of them talk to the service (src/migrate/evidence.ts). */
+  serviceFiles: number;
   fixed: FixedFile[];
 }
 
@@ -198,7 +201,7 @@ function listFiles(path: string) {
   }
 }
 
-function read(file: string): string {
+function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
@@ -215,16 +218,21 @@ const STDIN = '<stdin>';
  * end (the source checker parses them in parallel); findings still come in the order files were read.
  */
 export async function scan(paths: string[], options: ScanOptions): Promise<ScanResult> {
-  const result: ScanResult = { findings: [], files: 0, fixed: [] };
+  const result: ScanResult = { findings: [], files: 0, serviceFiles: 0, fixed: [] };
   const slots: Slot[] = [];
+  const evidence = new ServiceEvidence();
+  const read: string[] = [];
   for (const path of paths) {
     const files = path === '-' ? [{ path: STDIN, explicit: true }] : listFiles(path);
     for (const { path: file, explicit } of files) {
-      const text = file === STDIN ? (options.stdinText ?? '') : read(file);
+      const text = file === STDIN ? (options.stdinText ?? '') : readText(file);
       result.files++;
+      read.push(file);
+      evidence.note(file, text, explicit);
       slots.push(await scanText(text, file, explicit, result, options.fix));
     }
   }
+  result.serviceFiles = evidence.count(new Set(read));
   const sources = slots.flatMap((slot) => ('source' in slot ? [slot.source] : []));
   const bySource = new Map<string, Finding[]>();
   if (sources.length > 0)
@@ -233,13 +241,20 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
       if (list) list.push(found);
       else bySource.set(found.location.file, [found]);
     }
+  const found: Finding[] = [];
   for (const slot of slots) {
-    if ('findings' in slot) add(result.findings, slot.findings);
+    if ('findings' in slot) add(found, slot.findings);
     else {
-      add(result.findings, bySource.get(slot.source.file) ?? []);
+      add(found, bySource.get(slot.source.file) ?? []);
       // The same file named twice is reported once.
       bySource.delete(slot.source.file);
     }
   }
+  for (const each of found) {
+    const judged = evidence.judge(each);
+    if (judged) result.findings.push(judged);
+  }
+  // Bodies of a file that does not talk to the service are another API's: nothing to convert.
+  result.fixed = result.fixed.filter((fixed) => evidence.tied(fixed.file));
   return result;
 }

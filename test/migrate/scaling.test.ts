@@ -31,7 +31,13 @@ async function scanAndReport(
   const start = performance.now();
   const result = await scan([file], { fix: false });
   const summary = summarize(
-    { findings: result.findings, setup: [], files: result.files, notChecked: [] },
+    {
+      findings: result.findings,
+      setup: [],
+      files: result.files,
+      serviceFiles: result.serviceFiles,
+      notChecked: [],
+    },
     new Date(0),
   );
   renderHuman(result.findings, summary, plain);
@@ -93,7 +99,7 @@ describe('scanning scales with the input', () => {
     const result = await scan([file], { fix: false });
     expect(result.findings).toHaveLength(200_000);
     const summary = summarize(
-      { findings: result.findings, setup: [], files: 1, notChecked: [] },
+      { findings: result.findings, setup: [], files: 1, serviceFiles: 1, notChecked: [] },
       new Date(0),
     );
     const text = renderHuman(result.findings, summary, plain);

@@ -1,0 +1,79 @@
+/**
+ * Whether a file talks to the payment order service, before any rule about the service's fields,
+ * states, amounts or links may say more than info. A shop has its own /checkout routes, OAuth
+ * endpoints, order numbers, currencies, decimal amounts and PENDING states, so a generic word proves
+ * nothing; only marks that no other API shares do. A file is tied to the service when it carries one
+ * of them, or when another file of its folder does (a client split into files: the client, its
+ * models, its status handling). A file named on the command line is tied: it was given to be checked.
+ */
+import { dirname } from 'node:path';
+import type { Finding, RuleId } from './rules.js';
+
+/** The spec's own names, spelled any way (client_secret_id, clientSecretId, ClientSecretId). */
+const OWN_NAMES = /client[_-]?secret[_-]?id|callback[_-]?(?:success|fail)|checkout[_-]?link/i;
+/** The version prefixes on the service's operations: /1/auth/token, /v2/api/checkout, /1/order/. */
+const VERSIONED_PATHS = /\/(?:1|v2\/api)\/(?:auth\/token|checkout|orders?\/)/;
+/**
+ * An auth or checkout address that ends in a version prefix: a key named for it holding an absolute
+ * or variable-based address (`AUTH_URL=${AUTH_BASE}/1`), or an address whose host names it.
+ */
+const VERSIONED_ADDRESSES = [
+  /[\w.-]*(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?(?:https?:\/\/|\$\{?\w|<%=|#\{|%\()[^\s"']*\/(?:1|v2\/api)\/?(?:["'\s]|$)/im,
+  /https?:\/\/[^\s"'/]*(?:auth|checkout)[^\s"'/]*(?:\/[^\s"']*)?\/(?:1|v2\/api)\/?(?:["'`\s]|$)/im,
+];
+/** Configuration named for the service's address: PAYORDER_AUTH_URL, payorder_api_prefix. */
+const CONFIGURED =
+  /(?<![a-z])pay[_-]?orders?[_-]?(?:auth|checkout|api)?[_-]?(?:url|uri|host|base|endpoint|prefix|address)/i;
+/** The token request of the spec: its address with its v1 field names. */
+const TOKEN_REQUEST = [/\/auth\/token(?![\w/-])/, /\buser_name\b/, /\bclient_id\b/];
+
+/** Whether a file's text carries a mark of the service. */
+export function hasServiceMark(text: string): boolean {
+  return (
+    OWN_NAMES.test(text) ||
+    VERSIONED_PATHS.test(text) ||
+    CONFIGURED.test(text) ||
+    VERSIONED_ADDRESSES.some((pattern) => pattern.test(text)) ||
+    TOKEN_REQUEST.every((pattern) => pattern.test(text))
+  );
+}
+
+/** Rules that say nothing at all about a file not tied to the service: any shop has states, amounts, order numbers and JSON. */
+const SILENT_UNTIED = new Set<RuleId>(['PO104', 'PO107', 'PO109', 'PO110', 'PO201', 'PO202']);
+
+/** The files of one run that talk to the service, by their own marks and their folders'. */
+export class ServiceEvidence {
+  private readonly marked = new Set<string>();
+  private readonly folders = new Set<string>();
+  private readonly named = new Set<string>();
+
+  /** Notes one file read; `explicit` when it was named rather than found in a folder. */
+  note(file: string, text: string, explicit: boolean): void {
+    if (explicit) this.named.add(file);
+    if (!hasServiceMark(text)) return;
+    this.marked.add(file);
+    this.folders.add(dirname(file));
+  }
+
+  tied(file: string): boolean {
+    return this.named.has(file) || this.marked.has(file) || this.folders.has(dirname(file));
+  }
+
+  /** How many of the files read are tied to the service. */
+  count(files: Iterable<string>): number {
+    let tied = 0;
+    for (const file of files) if (this.tied(file)) tied++;
+    return tied;
+  }
+
+  /**
+   * A finding as it stands once the file's tie is known: unchanged in a tied file; elsewhere info at
+   * most, and nothing at all for the rules any shop would trip.
+   */
+  judge(found: Finding): Finding | undefined {
+    if (this.tied(found.location.file)) return found;
+    if (SILENT_UNTIED.has(found.rule)) return undefined;
+    if (found.severity === 'info') return found;
+    return { ...found, severity: 'info' };
+  }
+}
