@@ -4,13 +4,14 @@
  * (.env, YAML, JSON, HCL, .properties), or source code. Async all the way, so a checker may be.
  */
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { checkConfigFile, configFormatOf, isConfigJsonName, jsonConfigTree } from './config-files.js';
 import { ServiceEvidence } from './evidence.js';
-import { findFiles } from './files.js';
+import { type Excludes, findFiles } from './files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
+import { type Suppressed, suppressedBy, suppressionsOf } from './gate.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
 import { type Finding, finding, type Location } from './rules.js';
 import { checkSources, type SourceFile } from './source.js';
@@ -29,6 +30,10 @@ export interface ScanResult {
   files: number;
   /** How many of them talk to the service (src/migrate/evidence.ts). */
   serviceFiles: number;
+  /** Findings a `payorder-ignore` comment sets aside, each with its reason. */
+  suppressed: Suppressed[];
+  /** Files and folders left out by --exclude and .payorderignore. */
+  excluded: number;
   fixed: FixedFile[];
 }
 
@@ -43,6 +48,10 @@ export interface ScanOptions {
   stdinText?: string;
   /** The source checker: src/migrate/source.ts's by default. */
   checkSources?: SourceChecker;
+  /** Patterns of files and folders to leave out, in .gitignore syntax (--exclude). */
+  exclude?: string[];
+  /** The baseline file: never read as input (its findings' text would read as the service's marks). */
+  baseline?: string;
 }
 
 const JSON_EXTENSIONS = new Set(['.json', '.ndjson', '.jsonl', '.har']);
@@ -191,9 +200,9 @@ async function scanText(
   return { source: { file, text } };
 }
 
-function listFiles(path: string) {
+function listFiles(path: string, excludes: Excludes) {
   try {
-    return [...findFiles([path])];
+    return [...findFiles([path], excludes)];
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code) throw error;
@@ -218,25 +227,52 @@ const STDIN = '<stdin>';
  * end (the source checker parses them in parallel); findings still come in the order files were read.
  */
 export async function scan(paths: string[], options: ScanOptions): Promise<ScanResult> {
-  const result: ScanResult = { findings: [], files: 0, serviceFiles: 0, fixed: [] };
+  const result: ScanResult = {
+    findings: [],
+    files: 0,
+    serviceFiles: 0,
+    suppressed: [],
+    excluded: 0,
+    fixed: [],
+  };
   const slots: Slot[] = [];
   const evidence = new ServiceEvidence();
+  const excludes: Excludes = { patterns: options.exclude ?? [], count: 0 };
+  const suppressions = new Map<string, ReturnType<typeof suppressionsOf>>();
   const read: string[] = [];
+  const baseline = options.baseline === undefined ? undefined : resolve(options.baseline);
   for (const path of paths) {
-    const files = path === '-' ? [{ path: STDIN, explicit: true }] : listFiles(path);
+    const files = path === '-' ? [{ path: STDIN, explicit: true }] : listFiles(path, excludes);
     for (const { path: file, explicit } of files) {
+      if (baseline !== undefined && resolve(file) === baseline) continue;
       const text = file === STDIN ? (options.stdinText ?? '') : readText(file);
       result.files++;
       read.push(file);
       evidence.note(file, text, explicit);
+      if (text.includes('payorder-ignore')) suppressions.set(file, suppressionsOf(text));
       slots.push(await scanText(text, file, explicit, result, options.fix));
     }
   }
   result.serviceFiles = evidence.count(new Set(read));
+  result.excluded = excludes.count;
+  for (const each of await inOrder(slots, options.checkSources ?? checkSources)) {
+    const judged = evidence.judge(each);
+    if (!judged) continue;
+    const reason = suppressedBy(judged, suppressions.get(judged.location.file));
+    if (reason === undefined) result.findings.push(judged);
+    else result.suppressed.push({ ...judged, reason });
+  }
+  // Bodies of a file that does not talk to the service are another API's: nothing to convert.
+  result.fixed = result.fixed.filter((fixed) => evidence.tied(fixed.file));
+  return result;
+}
+
+/** Checks the run's source files together, then puts every file's findings in the order files were read. */
+async function inOrder(slots: Slot[], check: SourceChecker): Promise<Finding[]> {
   const sources = slots.flatMap((slot) => ('source' in slot ? [slot.source] : []));
   const bySource = new Map<string, Finding[]>();
   if (sources.length > 0)
-    for (const found of await (options.checkSources ?? checkSources)(sources)) {
+    for (const found of await check(sources)) {
       const list = bySource.get(found.location.file);
       if (list) list.push(found);
       else bySource.set(found.location.file, [found]);
@@ -250,11 +286,5 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
       bySource.delete(slot.source.file);
     }
   }
-  for (const each of found) {
-    const judged = evidence.judge(each);
-    if (judged) result.findings.push(judged);
-  }
-  // Bodies of a file that does not talk to the service are another API's: nothing to convert.
-  result.fixed = result.fixed.filter((fixed) => evidence.tied(fixed.file));
-  return result;
+  return found;
 }
