@@ -18,7 +18,7 @@ const VERSIONED_PATHS = /\/(?:1|v2\/api)\/(?:auth\/token|checkout|orders?\/)/;
  * or variable-based address (`AUTH_URL=${AUTH_BASE}/1`), or an address whose host names it.
  */
 const VERSIONED_ADDRESSES = [
-  /[\w.-]*(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?(?:https?:\/\/|\$\{?\w|<%=|#\{|%\()[^\s"']*\/(?:1|v2\/api)\/?(?:["'\s]|$)/im,
+  /(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?(?:https?:\/\/|\$\{?\w|<%=|#\{|%\()[^\s"']*\/(?:1|v2\/api)\/?(?:["'\s]|$)/im,
   /https?:\/\/[^\s"'/]*(?:auth|checkout)[^\s"'/]*(?:\/[^\s"']*)?\/(?:1|v2\/api)\/?(?:["'`\s]|$)/im,
 ];
 /** Configuration named for the service's address: PAYORDER_AUTH_URL, payorder_api_prefix. */

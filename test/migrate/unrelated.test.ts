@@ -64,4 +64,41 @@ describe('migrate-check on code that does not talk to the service', () => {
       'shop/Cart.php:18 info PO106',
     ]);
   });
+
+  // A file with a shop's own status handling, beside a file with (or without) a mark of the service.
+  const STATUS =
+    "export const waiting = (order: { status: string }) => order.status === 'PENDING' || order.status === 'PAID';\n";
+  const besideStatus = async (name: string, text: string) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'status.ts'), STATUS);
+    writeFileSync(join(dir, name), text);
+    const { report } = await check(dir);
+    return report.findings.filter((f) => f.rule === 'PO107').map((f) => f.severity);
+  };
+
+  it.each([
+    ['client.py', 'creds = {"client_secret_id": secret}'],
+    ['client.ts', 'const link = order.links.checkoutLink;'],
+    ['Client.java', 'record OrderRequest(String callbackSuccess, String callbackFail) {}'],
+    ['client.rb', 'URL = "#{base}/v2/api/checkout"'],
+    ['.env', 'AUTH_URL=${AUTH_BASE}/1'],
+    ['application.yml', 'checkout-url: https://pay.example.com/v2/api'],
+    ['config.php', "<?php return ['payorder_api_prefix' => '/1'];"],
+    ['token.sh', 'curl -d "{\\"user_name\\":\\"$U\\",\\"client_id\\":\\"$C\\"}" "$AUTH/auth/token"'],
+  ])('a mark of the service in %s ties its folder', async (name, text) => {
+    expect(await besideStatus(name, text)).toEqual(['warning']);
+  });
+
+  it.each([
+    [
+      'tokens.py',
+      'requests.post(f"{base}/auth/token/refresh", json={"grant_type": "password", "username": u})',
+    ],
+    ['pay.ts', 'await payOrder(order.id, { checkout: true });'],
+    ['razorpay.php', "<?php $id = $payment['razorpay_order_id'];"],
+    ['routes.rb', 'get "/checkout/step/1", to: "checkout#step"'],
+    ['api.ts', 'const url = `${base}/api/checkout/sessions/1`;'],
+  ])('a generic word in %s does not', async (name, text) => {
+    expect(await besideStatus(name, text)).toEqual([]);
+  });
 });
