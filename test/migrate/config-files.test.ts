@@ -57,6 +57,25 @@ describe('configuration files, read as their formats', () => {
     );
   });
 
+  it('a base that expands a variable, in the syntax of its format: ${X}/1, %(x)s/1, <%= … %>/1, #{x}/1', async () => {
+    const env = 'AUTH_URL=${AUTH_BASE}/1\nCHECKOUT_URL=$CHECKOUT_BASE/1\nDOCS_URL=${DOCS_BASE}/1\n';
+    expect(await found('env', env, '.env')).toEqual(['1:10 PO101', '2:14 PO101']);
+    const yaml = [
+      'production:',
+      '  auth_url: <%= ENV["AUTH_BASE"] %>/1',
+      '  checkout_url: "<%= ENV.fetch(\'CHECKOUT_BASE\') %>/1"',
+      '  v2_auth_url: <%= ENV["AUTH_BASE"] %>/v2/api',
+      '',
+    ].join('\n');
+    expect(await found('yaml', yaml, 'payorder.yml')).toEqual(['2:13 PO101', '3:18 PO101']);
+    const json = '{"payorder": {"authUrl": "${AUTH_BASE}/1", "checkoutUrl": "%(CHECKOUT_BASE)s/1"}}';
+    expect(await found('json', json, 'config.json')).toEqual(['1:27 PO101', '1:60 PO101']);
+    const properties = 'payorder.auth-url=${AUTH_BASE}/1\npayorder.checkout-url=#{CHECKOUT_BASE}/1\n';
+    expect(await found('properties', properties, 'app.properties')).toEqual(['1:19 PO101', '2:23 PO101']);
+    const [first] = await checkConfigFile(env, '.env', 'env');
+    expect(first!.message).toBe('AUTH_URL is a v1 address: ${AUTH_BASE}/1');
+  });
+
   it('YAML: Spring application.yml and a Kubernetes ConfigMap, every document, block scalars too', async () => {
     const text = [
       'payorder:',
