@@ -11,6 +11,7 @@ import { type Facts, targetName } from './facts.js';
 import type { Edit, Hit } from './hits.js';
 import {
   endsAddress,
+  FORMAT_CALLS,
   type Folded,
   lookupMarkers,
   SERVICE_PATH,
@@ -41,7 +42,10 @@ function addressExpressions(facts: Facts): Expr[] {
   const found: Expr[] = [];
   for (const node of walk(facts.nodes)) {
     const parent = facts.parent.get(node);
-    const builds = node.k === 'str' || (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt'));
+    const builds =
+      node.k === 'str' ||
+      (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt' || node.op === 'format')) ||
+      (node.k === 'call' && FORMAT_CALLS.test(node.name));
     const inside =
       parent?.k === 'str' ||
       (parent?.k === 'bin' && (parent.op === 'concat' || parent.op === 'format' || parent.op === 'alt'));

@@ -27,6 +27,11 @@ const everyV1User = word(v1User, 'g');
 const everyV1Link = word(checkout.v1, 'g');
 const everyQuotedSampleKey = new RegExp(String.raw`(["'])${sampleCheckout}\1(\s*\])`, 'g');
 const everySampleLinkPath = new RegExp(String.raw`${links}\.${sampleCheckout}\b(?!_)`, 'g');
+/** A hash read of the link, as Perl writes it: `$order->{links}{checkoutLink}`, `{'links'}->{'checkout'}`. */
+const everyHashLink = new RegExp(
+  String.raw`(\{\s*["']?${links}["']?\s*\}\s*(?:->\s*)?\{\s*["']?)(?:${checkout.v1}|${sampleCheckout})(["']?\s*\})`,
+  'g',
+);
 const UNSURE = ' (found as text: check that it talks to the payment order service)';
 
 const PATTERNS: Pattern[] = [
@@ -67,7 +72,7 @@ const PATTERNS: Pattern[] = [
   {
     rule: 'PO105',
     test: new RegExp(
-      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])`,
+      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|${everyHashLink.source}`,
     ),
     severity: 'warning',
     message: `the payment link read from ${links}.${checkout.v1} / ${links}.${sampleCheckout}`,
@@ -76,7 +81,8 @@ const PATTERNS: Pattern[] = [
       line
         .replace(everyV1Link, checkout.v2)
         .replace(everyQuotedSampleKey, `$1${checkout.v2}$1$2`)
-        .replace(everySampleLinkPath, `${links}.${checkout.v2}`),
+        .replace(everySampleLinkPath, `${links}.${checkout.v2}`)
+        .replace(everyHashLink, `$1${checkout.v2}$2`),
   },
   {
     rule: 'PO106',

@@ -26,7 +26,7 @@ export interface Folded {
 
 const DEFAULTING_CALLS =
   /^(?:get|getenv|fetch|getOrDefault|getProperty|env|config|GetValue|getString|Get|GetEnvironmentVariable|Getenv|LookupEnv|optString|getOrElse|setting|value)$/;
-const FORMAT_CALLS = /^(?:format|sprintf|Sprintf|Format|printf|Printf|formatted)$/;
+export const FORMAT_CALLS = /^(?:format|sprintf|Sprintf|Format|printf|Printf|formatted)$/;
 const JOIN_CALLS = /^(?:urljoin|join|Combine|resolve|URL|Uri|joinpath|JoinPath|build)$/;
 const MAX_DEPTH = 6;
 
@@ -85,7 +85,9 @@ export class Folder {
           const left = this.fold(expr.left, via, depth + 1);
           return hasText(left) ? left : this.fold(expr.right, via, depth + 1);
         }
-        if (expr.op === 'format') return this.fold(expr.left, via, depth + 1);
+        // "%s/order/%s" % (base, id): the placeholders filled from the tuple on the right.
+        if (expr.op === 'format')
+          return this.template(this.fold(expr.left, via, depth + 1), formatArguments(expr.right), via, depth);
         return unknown(undefined, via);
       case 'call':
         return this.call(expr, via, depth);
@@ -168,6 +170,14 @@ export class Folder {
       return join(args.map((arg) => this.fold(arg, via, depth + 1)));
     return unknown(literalArgument(args) ?? name, via);
   }
+}
+
+/** The values a `%` format takes: a tuple's items, or the one value. */
+function formatArguments(right: Expr): Expr[] {
+  if (right.k !== 'other' || right.items.length < 2) return [right];
+  return right.items.filter(
+    (item): item is Expr => item.k !== 'assign' && item.k !== 'type' && item.k !== 'func',
+  );
 }
 
 export const hasText = (folded: Folded) => folded.text.replace(/\u0000/g, '') !== '';

@@ -1,0 +1,94 @@
+/**
+ * Shapes of v1 code that talks to the service, beyond the plain ones: the link taken by
+ * destructuring or from a hash, lookups built with a format string, cents made units again with the
+ * common decimal idioms. Each is found, with a suggested line where one is certain.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/migrate/rules.js';
+import { checkSource } from '../../src/migrate/source.js';
+
+/** Findings as "LINE SEVERITY RULE → replacement". */
+const shown = (findings: Finding[]) =>
+  findings.map(
+    (f) => `${f.location.line} ${f.severity} ${f.rule}${f.replacement ? ` → ${f.replacement}` : ''}`,
+  );
+const check = async (file: string, lines: string[]) => shown(await checkSource(lines.join('\n'), file));
+
+describe('v1 shapes where the service is present', () => {
+  it('the link taken out of links by destructuring keeps its variable; other objects are not links', async () => {
+    expect(
+      await check('pay.ts', [
+        'const res = await fetch(`${CHECKOUT}/v2/api/checkout`, { method: "POST" });',
+        'const order = await res.json();',
+        'const { checkoutLink } = order.links;',
+        'const { checkoutLink: url, success } = order.links;',
+        'const { checkoutLink: other } = settings;',
+        'redirect(checkoutLink ?? url);',
+      ]),
+    ).toEqual([
+      '3 error PO105 → const { checkout_link: checkoutLink } = order.links;',
+      '4 error PO105 → const { checkout_link: url, success } = order.links;',
+    ]);
+  });
+
+  it('a hash read of the link in a language without a grammar (Perl)', async () => {
+    expect(
+      await check('pay.pl', [
+        'my $order = decode_json($res->{content});',
+        'print $order->{links}{checkoutLink}, "\\n";',
+        'print $order->{"links"}->{"checkout"};',
+        'print $order->{links}{success};',
+      ]),
+    ).toEqual([
+      '2 warning PO105 → print $order->{links}{checkout_link}, "\\n";',
+      '3 warning PO105 → print $order->{"links"}->{"checkout_link"};',
+    ]);
+  });
+
+  it('lookups built with a format string: % and str.format', async () => {
+    expect(
+      await check('look.py', [
+        'import requests',
+        'CHECKOUT_URL = "https://checkout.example.com/v2/api"',
+        'def lookup(order_id):',
+        '    return requests.get("%s/order/%s" % (CHECKOUT_URL, order_id)).json()',
+        'def lookup_again(order_id):',
+        '    return requests.get("{}/order/{}".format(CHECKOUT_URL, order_id)).json()',
+        'def page(order_id):',
+        '    return render("%s/orders/%s" % (CHECKOUT_URL, order_id))',
+      ]),
+    ).toEqual([
+      '4 error PO106 → return requests.get("%s/orders/%s" % (CHECKOUT_URL, order_id)).json()',
+      '6 error PO106 → return requests.get("{}/orders/{}".format(CHECKOUT_URL, order_id)).json()',
+    ]);
+  });
+
+  it('cents made units again: BigDecimal.valueOf(cents, 2), movePointLeft(2), quantize(Decimal("0.01")); whole units are not', async () => {
+    expect(
+      await check('Orders.java', [
+        'class Orders {',
+        '  Map<String, Object> body(long cents) {',
+        '    Map<String, Object> body = new HashMap<>();',
+        '    body.put("amount", BigDecimal.valueOf(cents, 2).toPlainString());',
+        '    body.put("callback_success", ok);',
+        '    body.put("count", BigDecimal.valueOf(cents, 2));',
+        '    return body;',
+        '  }',
+        '  OrderRequest request(long cents) {',
+        '    return new OrderRequest(BigDecimal.valueOf(cents).movePointLeft(2).toString(), "Tea");',
+        '  }',
+        '  String plain(long cents) { return String.valueOf(cents); }',
+        '}',
+      ]),
+    ).toEqual(['4 error PO104', '10 error PO104']);
+    expect(
+      await check('orders.py', [
+        'from decimal import Decimal',
+        'def body(total):',
+        '    return {"amount": str(Decimal(total).quantize(Decimal("0.01"))), "callback_success": ok}',
+        'def whole(total):',
+        '    return {"amount": str(int(Decimal(total).quantize(Decimal("1")))), "callback_success": ok}',
+      ]),
+    ).toEqual(['3 error PO104']);
+  });
+});
