@@ -6,7 +6,8 @@
  * of them, or when another file of its folder does (a client split into files: the client, its
  * models, its status handling). A file named on the command line is tied: it was given to be checked.
  */
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
 import type { Finding, RuleId } from './rules.js';
 
 /** The spec's own names, spelled any way (client_secret_id, clientSecretId, ClientSecretId). */
@@ -38,27 +39,66 @@ export function hasServiceMark(text: string): boolean {
   );
 }
 
+/** A file's text read again (only files beside a marked one are); nothing when it cannot be read. */
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether `text` uses the file `other` of its folder: a module path to it (`'./client'`,
+ * `'/config.php'`, `.client import`, `import payorder_client`), or a class named as the file is
+ * (`PayOrderClient` for PayOrderClient.java), as code of the same package uses it.
+ */
+export function references(text: string, other: string): boolean {
+  const stem = basename(other, extname(other)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (stem.length < 2) return false;
+  const path = new RegExp(`[./'"\\\\]${stem}(?:\\.\\w{1,5})?(?=['"]|\\s+import\\b)|\\bimport\\s+${stem}\\b`);
+  if (path.test(text)) return true;
+  return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
+}
+
 /** Rules that say nothing at all about a file not tied to the service: any shop has states, amounts, order numbers and JSON. */
 const SILENT_UNTIED = new Set<RuleId>(['PO104', 'PO107', 'PO109', 'PO110', 'PO201', 'PO202']);
 
-/** The files of one run that talk to the service, by their own marks and their folders'. */
+/** The files of one run that talk to the service: by their own marks, or by their marked neighbours'. */
 export class ServiceEvidence {
-  private readonly marked = new Set<string>();
-  private readonly folders = new Set<string>();
+  /** Marked files, by folder. */
+  private readonly marked = new Map<string, string[]>();
   private readonly named = new Set<string>();
+  private readonly known = new Map<string, boolean>();
 
   /** Notes one file read; `explicit` when it was named rather than found in a folder. */
   note(file: string, text: string, explicit: boolean): void {
     if (explicit) this.named.add(file);
     if (!hasServiceMark(text)) return;
-    this.marked.add(file);
-    this.folders.add(dirname(file));
+    const folder = this.marked.get(dirname(file));
+    if (folder) folder.push(file);
+    else this.marked.set(dirname(file), [file]);
+    this.known.set(file, true);
   }
 
+  /**
+   * Whether a file talks to the service: named, marked, or beside a marked file that it uses or that
+   * uses it (`require('./payorder')`, `from .client import`, a class of the same package by its
+   * name, the config file the client requires). A Go package is one folder: any marked file ties it.
+   */
   tied(file: string): boolean {
-    return this.named.has(file) || this.marked.has(file) || this.folders.has(dirname(file));
+    if (this.named.has(file)) return true;
+    let tied = this.known.get(file);
+    if (tied === undefined) {
+      const neighbours = this.marked.get(dirname(file)) ?? [];
+      tied =
+        neighbours.length > 0 &&
+        (extname(file) === '.go' ||
+          neighbours.some((marked) => references(readOrEmpty(file), marked) || references(readOrEmpty(marked), file)));
+      this.known.set(file, tied);
+    }
+    return tied;
   }
-
   /** How many of the files read are tied to the service. */
   count(files: Iterable<string>): number {
     let tied = 0;

@@ -44,36 +44,31 @@ describe('migrate-check on code that does not talk to the service', () => {
     );
   });
 
-  it('the same code beside a file of the integration is checked as code that talks to the service', async () => {
+  it('beside a file of the integration, the files it uses or that use it talk to the service; the others do not', async () => {
     const dir = tempDir();
     cpSync(join(UNRELATED, 'ts'), join(dir, 'payments'), { recursive: true });
-    cpSync(join(UNRELATED, 'php'), join(dir, 'shop'), { recursive: true });
     writeFileSync(
       join(dir, 'payments', 'payorder.ts'),
-      "export const AUTH_URL = 'https://auth.example.com/v2/api/auth/token';\n",
+      "import { startSession } from './provider-client';\nexport const AUTH_URL = 'https://auth.example.com/v2/api/auth/token';\n",
     );
     const { exitCode, report } = await check(dir);
     expect(exitCode).toBe(1);
-    expect(report.service_files).toBe(3);
+    expect(report.service_files).toBe(2);
     expect(placed(report, dir)).toEqual([
-      'payments/OrderView.tsx:5 warning PO107',
-      'payments/OrderView.tsx:8 warning PO110',
-      'payments/OrderView.tsx:10 error PO105',
+      'payments/OrderView.tsx:10 info PO105',
       'payments/provider-client.ts:3 error PO105',
       'payments/provider-client.ts:8 error PO105',
-      'shop/Cart.php:18 info PO106',
     ]);
   });
 
-  // A file with a shop's own status handling, beside a file with (or without) a mark of the service.
+  // A shop's own status handling, in a file of its own: which files talk to the service, by its PO107.
   const STATUS =
     "export const waiting = (order: { status: string }) => order.status === 'PENDING' || order.status === 'PAID';\n";
-  const besideStatus = async (name: string, text: string) => {
+  const checkFolder = async (files: Record<string, string>) => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'status.ts'), STATUS);
-    writeFileSync(join(dir, name), text);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const { report } = await check(dir);
-    return report.findings.filter((f) => f.rule === 'PO107').map((f) => f.severity);
+    return { states: report.findings.filter((f) => f.rule === 'PO107').map((f) => f.severity), report };
   };
 
   it.each([
@@ -85,8 +80,46 @@ describe('migrate-check on code that does not talk to the service', () => {
     ['application.yml', 'checkout-url: https://pay.example.com/v2/api'],
     ['config.php', "<?php return ['payorder_api_prefix' => '/1'];"],
     ['token.sh', 'curl -d "{\\"user_name\\":\\"$U\\",\\"client_id\\":\\"$C\\"}" "$AUTH/auth/token"'],
-  ])('a mark of the service in %s ties its folder', async (name, text) => {
-    expect(await besideStatus(name, text)).toEqual(['warning']);
+  ])(
+    'a mark of the service in %s: that file talks to it, a neighbour that does not use it does not',
+    async (name, text) => {
+      const { states, report } = await checkFolder({ [name]: text, 'status.ts': STATUS });
+      expect(report.service_files).toBe(1);
+      expect(states).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['client.ts', "import type { Order } from './client';\n"],
+    ['client.py', 'from .client import Order\n'],
+    ['payorder_client.py', 'import payorder_client\n'],
+    ['PayOrderClient.java', 'const client = new PayOrderClient();\n'],
+    ['client.rb', "require_relative 'client'\n"],
+  ])('a neighbour that uses the marked %s talks to the service', async (name, uses) => {
+    const { states, report } = await checkFolder({
+      [name]: 'creds = {"client_secret_id": secret}',
+      'status.ts': uses + STATUS,
+    });
+    expect(report.service_files).toBe(2);
+    expect(states).toEqual(['warning']);
+  });
+
+  it('the config file a marked client requires talks to the service; a Go package is one', async () => {
+    const php = await checkFolder({
+      'payorder.php':
+        "<?php\nrequire __DIR__ . '/config.php';\n$r = post(PO_HOST . PO_API_PREFIX . '/auth/token', ['client_secret_id' => $s]);\n",
+      'config.php': "<?php\ndefine('PO_API_PREFIX', '/1');\n",
+      'Cart.php': "<?php\nif ($status === 'PENDING' || $status === 'PAID') { wait(); }\n",
+    });
+    expect(php.report.service_files).toBe(2);
+    expect(placed(php.report, '').filter((f) => f.includes('config.php'))).toHaveLength(1);
+    expect(php.states).toEqual([]);
+    const go = await checkFolder({
+      'client.go': 'package pay\n\ntype Links struct {\n\tCheckoutLink string `json:"checkoutLink"`\n}\n',
+      'status.go': 'package pay\n\nfunc waiting(s string) bool { return s == "PENDING" || s == "PAID" }\n',
+    });
+    expect(go.report.service_files).toBe(2);
+    expect(go.states).toEqual(['warning']);
   });
 
   it.each([
@@ -98,7 +131,12 @@ describe('migrate-check on code that does not talk to the service', () => {
     ['razorpay.php', "<?php $id = $payment['razorpay_order_id'];"],
     ['routes.rb', 'get "/checkout/step/1", to: "checkout#step"'],
     ['api.ts', 'const url = `${base}/api/checkout/sessions/1`;'],
-  ])('a generic word in %s does not', async (name, text) => {
-    expect(await besideStatus(name, text)).toEqual([]);
+  ])('a generic word in %s is no mark', async (name, text) => {
+    const { states, report } = await checkFolder({
+      [name]: text,
+      'status.ts': `import './${name}';\n${STATUS}`,
+    });
+    expect(report.service_files).toBe(0);
+    expect(states).toEqual([]);
   });
 });
