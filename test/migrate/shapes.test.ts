@@ -91,4 +91,14 @@ describe('v1 shapes where the service is present', () => {
       ]),
     ).toEqual(['3 error PO104']);
   });
+
+  it('rounding cents to two places is still cents: round($total * 100, 2) is not a decimal amount; round($total, 2) is', async () => {
+    expect(
+      await check('Pay.php', [
+        '<?php',
+        "$order = ['amount' => (string) (int) round((float) $total * 100, 2), 'callback_success' => $ok];",
+        "$legacy = ['amount' => (string) round($total, 2), 'callback_success' => $ok];",
+      ]),
+    ).toEqual(['3 error PO104']);
+  });
 });

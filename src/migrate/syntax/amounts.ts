@@ -27,6 +27,12 @@ const HUNDREDTH = /^0?\.01$/;
 /** The text of a decimal written as a string, or as one passed to Decimal("0.01"). */
 const decimalText = (expr: Expr | undefined): string | undefined =>
   expr?.k === 'call' ? textOf(expr.args[0]) : textOf(expr);
+/** `x * 100` (or `100 * x`): a value made cents. */
+const timesHundred = (expr: Expr | undefined): boolean =>
+  expr?.k === 'bin'
+    ? expr.op === 'other' &&
+      [expr.left, expr.right].some((side) => side.k === 'num' && /^100(?:\.0*)?$/.test(side.text))
+    : expr?.k === 'other' && expr.items.length === 1 && timesHundred(expr.items[0] as Expr);
 const isTwo = (expr: Expr | undefined) => expr?.k === 'num' && expr.text === '2';
 const textOf = (expr: Expr | undefined) =>
   expr?.k === 'str' ? expr.parts.map((p) => ('text' in p ? p.text : '')).join('') : undefined;
@@ -47,8 +53,9 @@ function decimalFormatting(facts: Facts): Array<{ node: Expr; at: number }> {
       // Decimal(total).quantize(Decimal("0.01")), BigDecimal("0.01"): two decimals.
       (name === 'quantize' && HUNDREDTH.test(decimalText(args[0]) ?? '')) ||
       (name === 'FormatFloat' && args.some(isTwo)) ||
+      // round(x, 2), but not round(x * 100, 2): that is cents, whatever precision it asks for.
       (/^(?:round|Round)$/.test(name) &&
-        (isTwo(args[1]) || (receiver && args.length === 1 && isTwo(args[0])))) ||
+        ((isTwo(args[1]) && !timesHundred(args[0])) || (receiver && args.length === 1 && isTwo(args[0])))) ||
       (/^(?:toString|ToString|format|Format)$/.test(name) &&
         args.some((arg) => FORMAT_ARGUMENT.test(textOf(arg) ?? '')));
     if (decimal) found.push({ node: call, at: call.nameStart });
