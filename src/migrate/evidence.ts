@@ -91,14 +91,16 @@ export class ServiceEvidence {
     let tied = this.known.get(file);
     if (tied === undefined) {
       const neighbours = this.marked.get(dirname(file)) ?? [];
-      tied =
-        neighbours.length > 0 &&
-        (extname(file) === '.go' ||
-          neighbours.some((marked) => references(readOrEmpty(file), marked) || references(readOrEmpty(marked), file)));
+      tied = neighbours.length > 0 && (extname(file) === '.go' || this.usesOrUsed(file, neighbours));
       this.known.set(file, tied);
     }
     return tied;
   }
+  private usesOrUsed(file: string, neighbours: string[]): boolean {
+    const text = readOrEmpty(file);
+    return neighbours.some((marked) => references(text, marked) || references(readOrEmpty(marked), file));
+  }
+
   /** How many of the files read are tied to the service. */
   count(files: Iterable<string>): number {
     let tied = 0;
