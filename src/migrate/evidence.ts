@@ -61,6 +61,9 @@ export function references(text: string, other: string): boolean {
   return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
 }
 
+/** What an error or warning made info says about why. */
+export const UNTIED = ' (info: nothing else ties this file to the payment order service)';
+
 /** Rules that say nothing at all about a file not tied to the service: any shop has states, amounts, order numbers and JSON. */
 const SILENT_UNTIED = new Set<RuleId>(['PO104', 'PO107', 'PO109', 'PO110', 'PO201', 'PO202']);
 
@@ -116,6 +119,6 @@ export class ServiceEvidence {
     if (this.tied(found.location.file)) return found;
     if (SILENT_UNTIED.has(found.rule)) return undefined;
     if (found.severity === 'info') return found;
-    return { ...found, severity: 'info' };
+    return { ...found, severity: 'info', message: `${found.message}${UNTIED}` };
   }
 }

@@ -7,6 +7,7 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UNTIED } from '../../src/migrate/evidence.js';
 import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
 
@@ -18,7 +19,12 @@ interface Report {
   files: number;
   service_files: number;
   counts: Record<'error' | 'warning' | 'info', number>;
-  findings: Array<{ rule: string; severity: string; location: { file: string; line?: number } }>;
+  findings: Array<{
+    rule: string;
+    severity: string;
+    message: string;
+    location: { file: string; line?: number };
+  }>;
 }
 
 async function check(...args: string[]): Promise<{ exitCode: number; report: Report }> {
@@ -38,6 +44,10 @@ describe('migrate-check on code that does not talk to the service', () => {
     expect(exitCode).toBe(0);
     expect(report.counts).toMatchObject({ error: 0, warning: 0 });
     expect(report.service_files).toBe(0);
+    expect(report.findings.find((f) => f.rule === 'PO102')).toMatchObject({
+      severity: 'info',
+      message: `user_name in the token request (found as text: check that it talks to the payment order service)${UNTIED}`,
+    });
     // States, amounts, order numbers and other APIs' bodies say nothing at all; the rest info at most.
     expect(report.findings.map((f) => f.rule).filter((rule) => /PO10[479]|PO110|PO20/.test(rule))).toEqual(
       [],
