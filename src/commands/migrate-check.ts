@@ -39,8 +39,7 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     .option(
       '--exclude <glob>',
       'leave out files and folders matching a .gitignore-style pattern (repeatable; .payorderignore files too)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(
       '--baseline <file>',
