@@ -81,7 +81,13 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
 
 export type MigrateResult =
   | { kind: 'rules' }
-  | ({ kind: 'report'; fixed: FixedFile[]; baselineWritten?: { path: string; findings: number } } & Outcome);
+  | ({
+      kind: 'report';
+      fixed: FixedFile[];
+      baselineWritten?: { path: string; findings: number };
+      /** payorder-ignore comments that suppress nothing. */
+      unusable: Array<{ file: string; line: number }>;
+    } & Outcome);
 
 export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Promise<MigrateResult> {
   if (options.rulesOnly) return { kind: 'rules' };
@@ -105,6 +111,7 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
   return {
     kind: 'report',
     fixed: result.fixed,
+    unusable: result.unusable,
     findings: gate.fresh,
     setup,
     files: result.files,
@@ -193,6 +200,11 @@ export function renderMigrateCheck(outcome: MigrateResult, options: MigrateOptio
     return;
   }
   if (options.fix) writeFixed(outcome.fixed, options, ctx);
+  for (const { file, line } of outcome.unusable)
+    note(
+      ctx,
+      `${file}:${line}: this payorder-ignore suppresses nothing: it needs a rule id and a reason (payorder-ignore PO107: why)`,
+    );
   if (outcome.baselineWritten)
     note(
       ctx,

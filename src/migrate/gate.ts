@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { usageError } from '../errors.js';
-import type { Finding } from './rules.js';
+import { type Finding, RULES } from './rules.js';
 
 /** A finding set aside by a comment in the code, with the reason written there. */
 export interface Suppressed extends Finding {
@@ -22,35 +22,46 @@ interface Directive {
 const DIRECTIVE = /(?:\/\/|#|\/\*|<!--|--|;|'|\bREM\b)\s*payorder-ignore\b(.*)$/;
 const RULES_AND_REASON = /^\s+(PO\d{3}(?:\s*,\s*PO\d{3})*)\s*:\s*(.*?)\s*(?:\*\/|-->)?\s*$/;
 
+/** The suppressions of one file: by 1-based line, and the lines of comments that suppress nothing. */
+export interface Suppressions {
+  byLine: Map<number, Directive[]>;
+  /** A payorder-ignore comment without a known rule id and a reason. */
+  unusable: number[];
+}
+
+const RULE_IDS = new Set<string>(RULES.map((rule) => rule.id));
+
 /**
- * The suppressions a file's text holds, by 1-based line. A directive on a line of its own applies to
- * the next line too. One without a rule id and a reason suppresses nothing.
+ * The suppressions a file's text holds. A directive on a line of its own applies to the next line
+ * too. One without a known rule id and a reason suppresses nothing, and is told.
  */
-export function suppressionsOf(text: string): Map<number, Directive[]> {
-  const found = new Map<number, Directive[]>();
+export function suppressionsOf(text: string): Suppressions {
+  const byLine = new Map<number, Directive[]>();
+  const unusable: number[] = [];
   const add = (line: number, directive: Directive) =>
-    found.set(line, [...(found.get(line) ?? []), directive]);
-  const lines = text.split('\n');
-  lines.forEach((line, index) => {
+    byLine.set(line, [...(byLine.get(line) ?? []), directive]);
+  text.split('\n').forEach((line, index) => {
     if (!line.includes('payorder-ignore')) return;
     const match = DIRECTIVE.exec(line);
-    const parsed = match ? RULES_AND_REASON.exec(match[1]!) : null;
-    if (!match || !parsed || parsed[2] === '') return;
-    const directive = { rules: new Set(parsed[1]!.split(/\s*,\s*/)), reason: parsed[2]! };
+    if (!match) return;
+    const parsed = RULES_AND_REASON.exec(match[1]!);
+    const rules = parsed ? parsed[1]!.split(/\s*,\s*/) : [];
+    if (!parsed || parsed[2] === '' || !rules.every((rule) => RULE_IDS.has(rule))) {
+      unusable.push(index + 1);
+      return;
+    }
+    const directive = { rules: new Set(rules), reason: parsed[2]! };
     add(index + 1, directive);
     if (line.slice(0, match.index).trim() === '') add(index + 2, directive);
   });
-  return found;
+  return { byLine, unusable };
 }
 
 /** The reason a finding is suppressed for, if it is. */
-export function suppressedBy(
-  found: Finding,
-  directives: Map<number, Directive[]> | undefined,
-): string | undefined {
+export function suppressedBy(found: Finding, suppressions: Suppressions | undefined): string | undefined {
   const line = found.location.line;
-  if (!directives || line === undefined) return undefined;
-  return directives.get(line)?.find((directive) => directive.rules.has(found.rule))?.reason;
+  if (!suppressions || line === undefined) return undefined;
+  return suppressions.byLine.get(line)?.find((directive) => directive.rules.has(found.rule))?.reason;
 }
 
 /** A finding as the baseline keeps it: no line or column, so code moving up or down keeps its match. */

@@ -11,7 +11,7 @@ import { checkConfigFile, configFormatOf, isConfigJsonName, jsonConfigTree } fro
 import { ServiceEvidence } from './evidence.js';
 import { type Excludes, findFiles } from './files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
-import { type Suppressed, suppressedBy, suppressionsOf } from './gate.js';
+import { type Suppressed, type Suppressions, suppressedBy, suppressionsOf } from './gate.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
 import { type Finding, finding, type Location } from './rules.js';
 import { checkSources, type SourceFile } from './source.js';
@@ -34,6 +34,8 @@ export interface ScanResult {
   suppressed: Suppressed[];
   /** Files and folders left out by --exclude and .payorderignore. */
   excluded: number;
+  /** payorder-ignore comments that suppress nothing (no known rule id, or no reason). */
+  unusable: Array<{ file: string; line: number }>;
   fixed: FixedFile[];
 }
 
@@ -233,12 +235,13 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
     serviceFiles: 0,
     suppressed: [],
     excluded: 0,
+    unusable: [],
     fixed: [],
   };
   const slots: Slot[] = [];
   const evidence = new ServiceEvidence();
   const excludes: Excludes = { patterns: options.exclude ?? [], count: 0 };
-  const suppressions = new Map<string, ReturnType<typeof suppressionsOf>>();
+  const suppressions = new Map<string, Suppressions>();
   const read: string[] = [];
   const baseline = options.baseline === undefined ? undefined : resolve(options.baseline);
   for (const path of paths) {
@@ -249,7 +252,11 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
       result.files++;
       read.push(file);
       evidence.note(file, text, explicit);
-      if (text.includes('payorder-ignore')) suppressions.set(file, suppressionsOf(text));
+      if (text.includes('payorder-ignore')) {
+        const found = suppressionsOf(text);
+        suppressions.set(file, found);
+        for (const line of found.unusable) result.unusable.push({ file, line });
+      }
       slots.push(await scanText(text, file, explicit, result, options.fix));
     }
   }

@@ -48,18 +48,24 @@ describe('migrate-check: inline suppressions', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ suppressed: 3, counts: { error: 2, warning: 0 } });
   });
 
-  it('without a reason, or for another rule, a comment suppresses nothing', async () => {
+  it('without a reason or a known rule id a comment suppresses nothing, and says so; for another rule it is silent', async () => {
     const dir = shop({
       'pay.js': [
         AUTH,
         'const link = order.links.checkoutLink; // payorder-ignore PO105',
         'const again = order.links.checkoutLink; // payorder-ignore PO101: not this rule',
+        'const third = order.links.checkoutLink; // payorder-ignore PO15: a typo',
         '',
       ].join('\n'),
     });
     const result = await run(dir, '--json');
-    expect(rulesOf(result.stdout)).toEqual(['1 PO101', '2 PO105', '3 PO105']);
+    expect(rulesOf(result.stdout)).toEqual(['1 PO101', '2 PO105', '3 PO105', '4 PO105']);
     expect(JSON.parse(result.stdout).suppressed).toBe(0);
+    const told = (line: number) =>
+      `${join(dir, 'pay.js')}:${line}: this payorder-ignore suppresses nothing: it needs a rule id and a reason (payorder-ignore PO107: why)`;
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual(
+      [told(2), told(4)].map((line) => expect.stringContaining(line)),
+    );
   });
 });
 
