@@ -101,4 +101,33 @@ describe('v1 shapes where the service is present', () => {
       ]),
     ).toEqual(['3 error PO104']);
   });
+
+  it('shell: the link read by a helper, grep or sed, not only by jq', async () => {
+    expect(
+      await check('pay.sh', [
+        '#!/bin/sh',
+        'resp=$(curl -s -X POST "$CHECKOUT_URL/v2/api/checkout" -d "$body")',
+        'link=$(echo "$resp" | json_get checkoutLink)',
+        'link=$(echo "$resp" | grep -o \'"checkoutLink":"[^"]*"\' | cut -d\'"\' -f4)',
+        'link=$(echo "$resp" | json_get checkout_link)',
+      ]),
+    ).toEqual([
+      '3 error PO105 → link=$(echo "$resp" | json_get checkout_link)',
+      '4 error PO105 → link=$(echo "$resp" | grep -o \'"checkout_link":"[^"]*"\' | cut -d\'"\' -f4)',
+    ]);
+  });
+
+  it('a language without a grammar: a version prefix as a default, the link read by a regular expression', async () => {
+    expect(
+      await check('Client.pm', [
+        'package PayOrder::Client;',
+        "my $self = { base => $args{base}, prefix => $args{prefix} // '/1' };",
+        'my ($link) = $body =~ /"checkoutLink":"([^"]+)"/;',
+        "my $next = $page->{'next'} // '/1';",
+      ]),
+    ).toEqual([
+      "2 warning PO101 → my $self = { base => $args{base}, prefix => $args{prefix} // '/v2/api' };",
+      '3 warning PO105 → my ($link) = $body =~ /"checkout_link":"([^"]+)"/;',
+    ]);
+  });
 });

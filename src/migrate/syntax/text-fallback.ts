@@ -37,7 +37,7 @@ const UNSURE = ' (found as text: check that it talks to the payment order servic
 const PATTERNS: Pattern[] = [
   {
     rule: 'PO101',
-    test: /\/1\/(?:auth\/token|checkout|order\/)|(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?[^"'\s]*\/1\/?(?:["'\s]|$)/i,
+    test: /\/1\/(?:auth\/token|checkout|order\/)|(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?[^"'\s]*\/1\/?(?:["'\s]|$)|\b(?:api_?)?(?:prefix|version)["'}]?\s*(?:[:=]|=>)[^;\n]*?["']\/1\/?["']/i,
     severity: 'warning',
     message: 'a v1 address (the /1 version prefix)',
     fix: 'use the v2 base address and the /v2/api prefix',
@@ -72,7 +72,7 @@ const PATTERNS: Pattern[] = [
   {
     rule: 'PO105',
     test: new RegExp(
-      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|${everyHashLink.source}`,
+      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|${everyHashLink.source}|\\?["']${checkout.v1}\\?["']`,
     ),
     severity: 'warning',
     message: `the payment link read from ${links}.${checkout.v1} / ${links}.${sampleCheckout}`,
