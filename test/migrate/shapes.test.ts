@@ -130,4 +130,20 @@ describe('v1 shapes where the service is present', () => {
       '3 warning PO105 → my ($link) = $body =~ /"checkout_link":"([^"]+)"/;',
     ]);
   });
+
+  it('a version kept in a config array and joined later is fixed where the array sets it', async () => {
+    expect(
+      await check('Client.php', [
+        '<?php',
+        'class PayOrderClient {',
+        "    private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => '1'];",
+        '    public function tokenUrl() {',
+        "        return $this->config['auth_base'] . '/' . $this->config['api_version'] . '/auth/token';",
+        '    }',
+        '}',
+      ]),
+    ).toEqual([
+      "5 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
+    ]);
+  });
 });

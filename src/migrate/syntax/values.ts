@@ -70,13 +70,10 @@ export class Folder {
       case 'id':
         return this.name(expr.name.replace(/^\$/, ''), expr, via, depth);
       case 'member': {
-        const folded = this.name(
-          expr.name,
-          { k: 'id', name: expr.name, start: expr.start, end: expr.end },
-          via,
-          depth,
-        );
-        return folded;
+        const use: Name = { k: 'id', name: expr.name, start: expr.start, end: expr.end };
+        const folded = this.name(expr.name, use, via, depth);
+        // $this->config['api_version'], CONFIG["auth_base"]: the key of a map the object was set to.
+        return hasText(folded) ? folded : (this.mapKey(expr, [...via, use], depth) ?? folded);
       }
       case 'bin':
         if (expr.op === 'concat')
@@ -101,6 +98,26 @@ export class Folder {
       default:
         return unknown(undefined, via);
     }
+  }
+
+  /** A key read from a map literal that the object was assigned: its value, folded. */
+  private mapKey(member: Extract<Expr, { k: 'member' }>, via: Name[], depth: number): Folded | undefined {
+    const object = member.object;
+    const owner =
+      object.k === 'id' ? object.name.replace(/^\$/, '') : object.k === 'member' ? object.name : undefined;
+    if (!owner || this.active.has(owner)) return undefined;
+    for (const value of this.facts.values.get(owner) ?? []) {
+      if (value.k !== 'map') continue;
+      const entry = value.entries.find((e) => e.key === member.name);
+      if (!entry?.value) continue;
+      this.active.add(owner);
+      try {
+        return this.fold(entry.value, via, depth + 1);
+      } finally {
+        this.active.delete(owner);
+      }
+    }
+    return undefined;
   }
 
   /** A format string with its placeholders (%s, %d, {}, {0}, {name}) replaced by the arguments' values. */
