@@ -4,7 +4,9 @@
  * endpoints, order numbers, currencies, decimal amounts and PENDING states, so a generic word proves
  * nothing; only marks that no other API shares do. A file is tied to the service when it carries one
  * of them, or when another file of its folder does (a client split into files: the client, its
- * models, its status handling). A file named on the command line is tied: it was given to be checked.
+ * models, its status handling). Bodies named on the command line (or piped in) are the service's:
+ * they were handed over to be checked; source and configuration are judged by their marks however
+ * they are given, so a list of changed files can be checked as a gate.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
@@ -74,9 +76,9 @@ export class ServiceEvidence {
   private readonly named = new Set<string>();
   private readonly known = new Map<string, boolean>();
 
-  /** Notes one file read; `explicit` when it was named rather than found in a folder. */
-  note(file: string, text: string, explicit: boolean): void {
-    if (explicit) this.named.add(file);
+  /** Notes one file read; `given` for bodies named on the command line or piped in. */
+  note(file: string, text: string, given: boolean): void {
+    if (given) this.named.add(file);
     if (!hasServiceMark(text)) return;
     const folder = this.marked.get(dirname(file));
     if (folder) folder.push(file);
@@ -85,7 +87,7 @@ export class ServiceEvidence {
   }
 
   /**
-   * Whether a file talks to the service: named, marked, or beside a marked file that it uses or that
+   * Whether a file talks to the service: given as bodies, marked, or beside a marked file that it uses or that
    * uses it (`require('./payorder')`, `from .client import`, a class of the same package by its
    * name, the config file the client requires). A Go package is one folder: any marked file ties it.
    */

@@ -251,7 +251,11 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
       const text = file === STDIN ? (options.stdinText ?? '') : readText(file);
       result.files++;
       read.push(file);
-      evidence.note(file, text, explicit);
+      evidence.note(
+        file,
+        text,
+        explicit && (file === STDIN || JSON_EXTENSIONS.has(extname(file).toLowerCase())),
+      );
       if (text.includes('payorder-ignore')) {
         const found = suppressionsOf(text);
         suppressions.set(file, found);

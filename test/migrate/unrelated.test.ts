@@ -54,6 +54,19 @@ describe('migrate-check on code that does not talk to the service', () => {
     );
   });
 
+  it('named one by one (a list of changed files), shop code is judged by its marks; a body named is checked as one', async () => {
+    const files = ['ts/OrderView.tsx', 'python/test_transactions.py', 'json/refund.json'].map((file) =>
+      join(UNRELATED, file),
+    );
+    const { exitCode, report } = await check(...files.slice(0, 2));
+    expect(exitCode).toBe(0);
+    expect(report).toMatchObject({ service_files: 0, counts: { error: 0, warning: 0 } });
+    const body = await check(files[2]!);
+    expect(body.exitCode).toBe(1);
+    expect(body.report.service_files).toBe(1);
+    expect(body.report.findings.map((f) => `${f.severity} ${f.rule}`)).toContain('error PO201');
+  });
+
   it('beside a file of the integration, the files it uses or that use it talk to the service; the others do not', async () => {
     const dir = tempDir();
     cpSync(join(UNRELATED, 'ts'), join(dir, 'payments'), { recursive: true });
