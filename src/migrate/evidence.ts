@@ -32,12 +32,15 @@ const TOKEN_REQUEST = [/\/auth\/token(?![\w/-])/, /\buser_name\b/, /\bclient_id\
 
 /** Whether a file's text carries a mark of the service. */
 export function hasServiceMark(text: string): boolean {
+  // Every file of a repository is asked: a plain substring search first skips the patterns that
+  // cannot match, most of them in most files.
+  const versioned = text.includes('/1') || text.includes('/v2/api');
   return (
     OWN_NAMES.test(text) ||
-    VERSIONED_PATHS.test(text) ||
+    (versioned &&
+      (VERSIONED_PATHS.test(text) || VERSIONED_ADDRESSES.some((pattern) => pattern.test(text)))) ||
     CONFIGURED.test(text) ||
-    VERSIONED_ADDRESSES.some((pattern) => pattern.test(text)) ||
-    TOKEN_REQUEST.every((pattern) => pattern.test(text))
+    (text.includes('/auth/token') && TOKEN_REQUEST.every((pattern) => pattern.test(text)))
   );
 }
 
