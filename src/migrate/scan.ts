@@ -266,7 +266,10 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
   }
   result.serviceFiles = evidence.count(new Set(read));
   result.excluded = excludes.count;
-  for (const each of await inOrder(slots, options.checkSources ?? checkSources)) {
+  const check = options.checkSources ?? checkSources;
+  // Source code that does not talk to the service would get info at most: it is not parsed at all.
+  const tiedSources: SourceChecker = (files) => check(files.filter((file) => evidence.tied(file.file)));
+  for (const each of await inOrder(slots, tiedSources)) {
     const judged = evidence.judge(each);
     if (!judged) continue;
     const reason = suppressedBy(judged, suppressions.get(judged.location.file));
