@@ -89,6 +89,11 @@ export class ServiceEvidence {
     this.known.set(file, true);
   }
 
+  /** Whether the file carries a mark of its own (known as soon as it is noted). */
+  hasMark(file: string): boolean {
+    return this.known.get(file) === true;
+  }
+
   /**
    * Whether a file talks to the service: given as bodies, marked, or beside a marked file that it uses or that
    * uses it (`require('./payorder')`, `from .client import`, a class of the same package by its

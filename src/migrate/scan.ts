@@ -182,7 +182,13 @@ async function scanJson(
 }
 
 /** What one file found; a source file's findings come after the whole run's sources are checked. */
-type Slot = { findings: Finding[] } | { source: SourceFile };
+type Slot = { findings: Finding[] } | { source: PendingSource };
+
+/** A source file to check at the end; its text is kept only when it is likely to be checked. */
+interface PendingSource {
+  file: string;
+  text?: string;
+}
 
 /** Checks one file's text; `explicit` when it was named rather than found in a folder. */
 async function scanText(
@@ -261,15 +267,20 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
         suppressions.set(file, found);
         for (const line of found.unusable) result.unusable.push({ file, line });
       }
-      slots.push(await scanText(text, file, explicit, result, options.fix));
+      const slot = await scanText(text, file, explicit, result, options.fix);
+      // Most source files never talk to the service: their text is not kept until the end of the
+      // walk (a neighbour may still tie one; it is read again then).
+      if ('source' in slot && file !== STDIN && !evidence.hasMark(file)) delete slot.source.text;
+      slots.push(slot);
     }
   }
   result.serviceFiles = evidence.count(new Set(read));
   result.excluded = excludes.count;
   const check = options.checkSources ?? checkSources;
   // Source code that does not talk to the service would get info at most: it is not parsed at all.
-  const tiedSources: SourceChecker = (files) => check(files.filter((file) => evidence.tied(file.file)));
-  for (const each of await inOrder(slots, tiedSources)) {
+  const tied = (pending: PendingSource): SourceFile[] =>
+    evidence.tied(pending.file) ? [{ file: pending.file, text: pending.text ?? readText(pending.file) }] : [];
+  for (const each of await inOrder(slots, (pending) => check(pending.flatMap(tied)))) {
     const judged = evidence.judge(each);
     if (!judged) continue;
     const reason = suppressedBy(judged, suppressions.get(judged.location.file));
@@ -282,7 +293,10 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
 }
 
 /** Checks the run's source files together, then puts every file's findings in the order files were read. */
-async function inOrder(slots: Slot[], check: SourceChecker): Promise<Finding[]> {
+async function inOrder(
+  slots: Slot[],
+  check: (sources: PendingSource[]) => Promise<Finding[]>,
+): Promise<Finding[]> {
   const sources = slots.flatMap((slot) => ('source' in slot ? [slot.source] : []));
   const bySource = new Map<string, Finding[]>();
   if (sources.length > 0)
