@@ -1,16 +1,15 @@
 /**
- * Whether a file talks to the payment order service, before any rule about the service's fields,
- * states, amounts or links may say more than info. A shop has its own /checkout routes, OAuth
- * endpoints, order numbers, currencies, decimal amounts and PENDING states, so a generic word proves
- * nothing; only marks that no other API shares do. A file is tied to the service when it carries one
- * of them, or when another file of its folder does (a client split into files: the client, its
- * models, its status handling). Bodies named on the command line (or piped in) are the service's:
- * they were handed over to be checked; source and configuration are judged by their marks however
- * they are given, so a list of changed files can be checked as a gate.
+ * Whether a file talks to the payment order service: migrate-check checks only the files that do. A
+ * shop has its own /checkout routes, OAuth endpoints, order numbers, currencies, decimal amounts and
+ * PENDING states, so a generic word proves nothing; only marks that no other API shares do. A file
+ * is tied to the service when it carries one of them, or when a file of its folder that carries one
+ * uses it or is used by it (a client split into files: the client, its models, its status handling,
+ * its config). Bodies named on the command line (or piped in) are the service's: they were handed
+ * over to be checked; source and configuration are judged by their marks however they are given,
+ * so a list of changed files can be checked as a gate.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
-import type { Finding, RuleId } from './rules.js';
 
 /** The spec's own names, spelled any way (client_secret_id, clientSecretId, ClientSecretId). */
 const OWN_NAMES = /client[_-]?secret[_-]?id|callback[_-]?(?:success|fail)|checkout[_-]?link/i;
@@ -66,12 +65,6 @@ export function references(text: string, other: string): boolean {
   return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
 }
 
-/** What an error or warning made info says about why. */
-export const UNTIED = ' (info: nothing else ties this file to the payment order service)';
-
-/** Rules that say nothing at all about a file not tied to the service: any shop has states, amounts, order numbers and JSON. */
-const SILENT_UNTIED = new Set<RuleId>(['PO104', 'PO107', 'PO109', 'PO110', 'PO201', 'PO202']);
-
 /** The files of one run that talk to the service: by their own marks, or by their marked neighbours'. */
 export class ServiceEvidence {
   /** Marked files, by folder. */
@@ -89,9 +82,9 @@ export class ServiceEvidence {
     this.known.set(file, true);
   }
 
-  /** Whether the file carries a mark of its own (known as soon as it is noted). */
-  hasMark(file: string): boolean {
-    return this.known.get(file) === true;
+  /** Whether the file is tied by itself, marked or given (known as soon as it is noted). */
+  ownsTie(file: string): boolean {
+    return this.named.has(file) || this.known.get(file) === true;
   }
 
   /**
@@ -109,6 +102,7 @@ export class ServiceEvidence {
     }
     return tied;
   }
+
   private usesOrUsed(file: string, neighbours: string[]): boolean {
     const text = readOrEmpty(file);
     return neighbours.some((marked) => references(text, marked) || references(readOrEmpty(marked), file));
@@ -119,16 +113,5 @@ export class ServiceEvidence {
     let tied = 0;
     for (const file of files) if (this.tied(file)) tied++;
     return tied;
-  }
-
-  /**
-   * A finding as it stands once the file's tie is known: unchanged in a tied file; elsewhere info at
-   * most, and nothing at all for the rules any shop would trip.
-   */
-  judge(found: Finding): Finding | undefined {
-    if (this.tied(found.location.file)) return found;
-    if (SILENT_UNTIED.has(found.rule)) return undefined;
-    if (found.severity === 'info') return found;
-    return { ...found, severity: 'info', message: `${found.message}${UNTIED}` };
   }
 }

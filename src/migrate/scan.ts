@@ -181,8 +181,14 @@ async function scanJson(
   if (explicit && config.length === 0 && !isConfigJsonName(file)) add(result.findings, check.findings);
 }
 
-/** What one file found; a source file's findings come after the whole run's sources are checked. */
-type Slot = { findings: Finding[] } | { source: PendingSource };
+/**
+ * What one file found; a source file's findings come after the whole run's sources are checked, and
+ * a file of data without a mark of its own once the walk has told whether a neighbour ties it.
+ */
+type Slot =
+  | { findings: Finding[] }
+  | { source: PendingSource }
+  | { later: { file: string; explicit: boolean } };
 
 /** A source file to check at the end; its text is kept only when it is likely to be checked. */
 interface PendingSource {
@@ -267,28 +273,35 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
         suppressions.set(file, found);
         for (const line of found.unusable) result.unusable.push({ file, line });
       }
+      const data = JSON_EXTENSIONS.has(extname(file).toLowerCase()) || configFormatOf(file) !== undefined;
+      if (data && file !== STDIN && !evidence.ownsTie(file)) {
+        slots.push({ later: { file, explicit } });
+        continue;
+      }
       const slot = await scanText(text, file, explicit, result, options.fix);
       // Most source files never talk to the service: their text is not kept until the end of the
       // walk (a neighbour may still tie one; it is read again then).
-      if ('source' in slot && file !== STDIN && !evidence.hasMark(file)) delete slot.source.text;
+      if ('source' in slot && file !== STDIN && !evidence.ownsTie(file)) delete slot.source.text;
       slots.push(slot);
     }
   }
+  // Data a neighbour ties is checked now; the rest does not talk to the service and is not checked.
+  for (const [index, slot] of slots.entries())
+    if ('later' in slot)
+      slots[index] = evidence.tied(slot.later.file)
+        ? await scanText(readText(slot.later.file), slot.later.file, slot.later.explicit, result, options.fix)
+        : { findings: [] };
   result.serviceFiles = evidence.count(new Set(read));
   result.excluded = excludes.count;
   const check = options.checkSources ?? checkSources;
   // Source code that does not talk to the service would get info at most: it is not parsed at all.
   const tied = (pending: PendingSource): SourceFile[] =>
     evidence.tied(pending.file) ? [{ file: pending.file, text: pending.text ?? readText(pending.file) }] : [];
-  for (const each of await inOrder(slots, (pending) => check(pending.flatMap(tied)))) {
-    const judged = evidence.judge(each);
-    if (!judged) continue;
+  for (const judged of await inOrder(slots, (pending) => check(pending.flatMap(tied)))) {
     const reason = suppressedBy(judged, suppressions.get(judged.location.file));
     if (reason === undefined) result.findings.push(judged);
     else result.suppressed.push({ ...judged, reason });
   }
-  // Bodies of a file that does not talk to the service are another API's: nothing to convert.
-  result.fixed = result.fixed.filter((fixed) => evidence.tied(fixed.file));
   return result;
 }
 
@@ -308,7 +321,7 @@ async function inOrder(
   const found: Finding[] = [];
   for (const slot of slots) {
     if ('findings' in slot) add(found, slot.findings);
-    else {
+    else if ('source' in slot) {
       add(found, bySource.get(slot.source.file) ?? []);
       // The same file named twice is reported once.
       bySource.delete(slot.source.file);
