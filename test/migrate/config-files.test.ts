@@ -155,6 +155,29 @@ describe('configuration files, read as their formats', () => {
     ]);
   });
 
+  it('HCL: a plain local put into an address (${local.api_prefix}) makes it a v1 one; other interpolations do not', async () => {
+    const text = [
+      'locals {',
+      '  api_prefix = "/1"',
+      '  v2_prefix  = "/v2/api"',
+      '  nested     = { prefix = "/1" }',
+      '}',
+      'resource "aws_ssm_parameter" "lookup" {',
+      '  value = "https://checkout.example.com${local.api_prefix}/order/"',
+      '}',
+      'resource "aws_ssm_parameter" "v2" { value = "https://checkout.example.com${local.v2_prefix}/orders/" }',
+      'resource "aws_ssm_parameter" "other" { value = "https://checkout.example.com${local.prefix}/order/" }',
+      '',
+    ].join('\n');
+    const findings = await checkConfigFile(text, 'main.tf', 'hcl');
+    expect(findings.map((f) => `${f.location.line} ${f.rule} ${f.message}`)).toEqual([
+      '2 PO101 locals.api_prefix is a v1 address: the v1 version prefix /1',
+      '4 PO101 locals.nested.prefix is a v1 address: the v1 version prefix /1',
+      '7 PO101 resource.aws_ssm_parameter.lookup.value is a v1 address: https://checkout.example.com/1/order/',
+      '7 PO106 the v1 lookup path /order/:id',
+    ]);
+  });
+
   it('Java .properties: values after =, : or a space, ${VAR:default} included', async () => {
     const text = [
       '# payments',
