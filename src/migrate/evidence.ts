@@ -65,20 +65,28 @@ export function references(text: string, other: string): boolean {
   return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
 }
 
+/** Files by folder: adds one. */
+function addTo(byFolder: Map<string, string[]>, file: string): void {
+  const list = byFolder.get(dirname(file));
+  if (list) list.push(file);
+  else byFolder.set(dirname(file), [file]);
+}
+
 /** The files of one run that talk to the service: by their own marks, or by their marked neighbours'. */
 export class ServiceEvidence {
   /** Marked files, by folder. */
   private readonly marked = new Map<string, string[]>();
   private readonly named = new Set<string>();
   private readonly known = new Map<string, boolean>();
+  /** Every file read, by folder. */
+  private readonly folders = new Map<string, string[]>();
 
   /** Notes one file read; `given` for bodies named on the command line or piped in. */
   note(file: string, text: string, given: boolean): void {
     if (given) this.named.add(file);
+    addTo(this.folders, file);
     if (!hasServiceMark(text)) return;
-    const folder = this.marked.get(dirname(file));
-    if (folder) folder.push(file);
-    else this.marked.set(dirname(file), [file]);
+    addTo(this.marked, file);
     this.known.set(file, true);
   }
 
@@ -101,6 +109,14 @@ export class ServiceEvidence {
       this.known.set(file, tied);
     }
     return tied;
+  }
+
+  /** The files of its folder that a file uses (its config, its models). */
+  used(file: string): string[] {
+    const text = readOrEmpty(file);
+    return (this.folders.get(dirname(file)) ?? []).filter(
+      (other) => other !== file && references(text, other),
+    );
   }
 
   private usesOrUsed(file: string, neighbours: string[]): boolean {

@@ -8,6 +8,7 @@ import { extname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { checkConfigFile, configFormatOf, isConfigJsonName, jsonConfigTree } from './config-files.js';
+import { constantsOf } from './constants.js';
 import { ServiceEvidence } from './evidence.js';
 import { type Excludes, findFiles } from './files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
@@ -295,8 +296,16 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
   result.excluded = excludes.count;
   const check = options.checkSources ?? checkSources;
   // Source code that does not talk to the service would get info at most: it is not parsed at all.
-  const tied = (pending: PendingSource): SourceFile[] =>
-    evidence.tied(pending.file) ? [{ file: pending.file, text: pending.text ?? readText(pending.file) }] : [];
+  const tied = (pending: PendingSource): SourceFile[] => {
+    if (!evidence.tied(pending.file)) return [];
+    const text = pending.text ?? readText(pending.file);
+    // The string constants of the files it uses: a client's addresses are often built from its config's.
+    const constants = Object.assign(
+      {},
+      ...evidence.used(pending.file).map((used) => constantsOf(readText(used))),
+    );
+    return [{ file: pending.file, text, constants }];
+  };
   for (const judged of await inOrder(slots, (pending) => check(pending.flatMap(tied)))) {
     const reason = suppressedBy(judged, suppressions.get(judged.location.file));
     if (reason === undefined) result.findings.push(judged);

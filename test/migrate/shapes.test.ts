@@ -3,9 +3,13 @@
  * destructuring or from a hash, lookups built with a format string, cents made units again with the
  * common decimal idioms. Each is found, with a suggested line where one is certain.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/migrate/rules.js';
 import { checkSource } from '../../src/migrate/source.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
 
 /** Findings as "LINE SEVERITY RULE → replacement". */
 const shown = (findings: Finding[]) =>
@@ -144,6 +148,54 @@ describe('v1 shapes where the service is present', () => {
       ]),
     ).toEqual([
       "5 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
+    ]);
+  });
+});
+
+describe('v1 shapes across the files of a client', () => {
+  const checkFolder = async (files: Record<string, string>) => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const result = await runInProcess(['migrate-check', dir, '--json'], {
+      env: { PAYORDER_NOW: '2026-12-21T10:00:00Z' },
+    });
+    const report = JSON.parse(result.stdout) as { findings: Finding[] };
+    return report.findings.map(
+      (f) => `${f.location.file.slice(dir.length + 1)}:${f.location.line} ${f.rule} ${f.message}`,
+    );
+  };
+
+  it('a version prefix defined in the config file the client uses is followed into the client', async () => {
+    expect(
+      await checkFolder({
+        'config.php':
+          "<?php\ndefine('PO_API_PREFIX', '/1');\ndefine('PO_AUTH_HOST', getenv('PO_AUTH_HOST'));\n",
+        'payorder.php': [
+          '<?php',
+          "require_once __DIR__ . '/config.php';",
+          "$token = po_request('POST', PO_AUTH_HOST . PO_API_PREFIX . '/auth/token', ['client_secret_id' => $secret]);",
+          '',
+        ].join('\n'),
+        'unused.php': "<?php\ndefine('API_BASE', '/1');\n",
+      }),
+    ).toEqual([
+      'config.php:2 PO101 a v1 address (the /1 version prefix)',
+      'payorder.php:3 PO101 a v1 address (the /1 version prefix), through PO_API_PREFIX',
+    ]);
+    expect(
+      await checkFolder({
+        'settings.py': 'API_PREFIX = "/1"\n',
+        'client.py': [
+          'from .settings import API_PREFIX',
+          'import requests',
+          'def token(base, secret):',
+          '    return requests.post(base + API_PREFIX + "/auth/token", json={"client_secret_id": secret})',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      'client.py:4 PO101 a v1 address (the /1 version prefix), through API_PREFIX',
+      'settings.py:1 PO101 a v1 address (the /1 version prefix)',
     ]);
   });
 });

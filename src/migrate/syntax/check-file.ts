@@ -8,7 +8,7 @@ import { indexAt, lineStarts } from '../positions.js';
 import { type Finding, finding } from '../rules.js';
 import { checkTree } from './checks.js';
 import { spansToParse } from './chunks.js';
-import { collectFacts } from './facts.js';
+import { collectFacts, type Facts } from './facts.js';
 import { parserFor } from './grammars.js';
 import type { Edit, Hit } from './hits.js';
 import type { LanguageId } from './languages.js';
@@ -18,9 +18,11 @@ export interface SyntaxJob {
   file: string;
   text: string;
   language: LanguageId;
+  /** String constants of the files this one uses, by name. */
+  constants?: Record<string, string>;
 }
 
-export async function checkWithGrammar({ file, text, language }: SyntaxJob): Promise<Finding[]> {
+export async function checkWithGrammar({ file, text, language, constants }: SyntaxJob): Promise<Finding[]> {
   const spans = spansToParse(text, language);
   if (spans?.length === 0) return [];
   const first = spans?.[0]?.start ?? 0;
@@ -43,7 +45,9 @@ export async function checkWithGrammar({ file, text, language }: SyntaxJob): Pro
   try {
     const nodes = lowerTree(tree.rootNode, language);
     if (offset !== 0) shift(nodes, offset);
-    return toFindings(checkTree(collectFacts(nodes, language)), text, file, syntaxErrors(parser, language));
+    const facts = collectFacts(nodes, language);
+    addConstants(facts, constants);
+    return toFindings(checkTree(facts), text, file, syntaxErrors(parser, language));
   } finally {
     tree.delete();
   }
@@ -71,6 +75,16 @@ export function syntaxErrors(parser: Parser, language: LanguageId): ErrorCount {
       tree.delete();
     }
   };
+}
+
+/** String constants that files used by this one define (`define('PO_API_PREFIX', '/1')`), unless it defines them too. */
+function addConstants(facts: Facts, constants: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(constants ?? {})) {
+    if (facts.values.has(name)) continue;
+    facts.values.set(name, [
+      { k: 'str', start: -1, end: -1, raw: value, parts: [{ text: value, start: -1 }] },
+    ]);
+  }
 }
 
 interface Range {

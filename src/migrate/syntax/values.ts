@@ -61,7 +61,9 @@ export class Folder {
           const placeholder = /^\$\{[\w.-]+:(.*)\}$/s.exec(part.text);
           const text = placeholder ? placeholder[1]! : part.text;
           const offset = placeholder ? part.text.indexOf(':') + 1 : 0;
-          return { text, origins: [...text].map((_, i) => ({ at: part.start + offset + i, via })) };
+          // A constant of another file (part.start < 0) is known by its text, not by where it is.
+          const at = (i: number) => (part.start < 0 ? { via } : { at: part.start + offset + i, via });
+          return { text, origins: [...text].map((_, i) => at(i)) };
         });
         return join(parts);
       }
