@@ -74,6 +74,11 @@ interface Entry {
 }
 
 const BASELINE_VERSION = 1;
+/** The key a baseline file starts with: it names the file for what it is, so a walk leaves it out. */
+const BASELINE_KEY = 'payorder-baseline';
+
+/** Whether a text is a baseline file (by its first key), found walking a folder. */
+export const isBaseline = (text: string) => new RegExp(`^\\{\\s*"${BASELINE_KEY}"\\s*:`).test(text);
 
 function entryOf(found: Finding, base: string): Entry {
   const { file, item, pointer } = found.location;
@@ -102,8 +107,8 @@ export function readBaseline(path: string): Entry[] | undefined {
     });
   }
   try {
-    const parsed = JSON.parse(text) as { version?: unknown; findings?: unknown };
-    if (parsed.version === BASELINE_VERSION && Array.isArray(parsed.findings))
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    if (parsed[BASELINE_KEY] === BASELINE_VERSION && Array.isArray(parsed.findings))
       return parsed.findings as Entry[];
   } catch {
     // Reported below, as for any other file that is not a baseline.
@@ -119,7 +124,8 @@ export function writeBaseline(path: string, findings: Finding[]): void {
   const entries = findings
     .map((found) => entryOf(found, base))
     .sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
-  writeFileSync(path, `${JSON.stringify({ version: BASELINE_VERSION, findings: entries }, null, 2)}\n`);
+  const baseline = { [BASELINE_KEY]: BASELINE_VERSION, findings: entries };
+  writeFileSync(path, `${JSON.stringify(baseline, null, 2)}\n`);
 }
 
 /**

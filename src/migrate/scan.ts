@@ -12,7 +12,7 @@ import { constantsOf } from './constants.js';
 import { ServiceEvidence } from './evidence.js';
 import { type Excludes, findFiles } from './files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
-import { type Suppressed, type Suppressions, suppressedBy, suppressionsOf } from './gate.js';
+import { isBaseline, type Suppressed, type Suppressions, suppressedBy, suppressionsOf } from './gate.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
 import { type Finding, finding, type Location } from './rules.js';
 import { checkSources, type SourceFile } from './source.js';
@@ -262,6 +262,8 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
     for (const { path: file, explicit } of files) {
       if (baseline !== undefined && resolve(file) === baseline) continue;
       const text = file === STDIN ? (options.stdinText ?? '') : readText(file);
+      // A baseline found walking (another job's): its findings' text would read as the service's marks.
+      if (!explicit && isBaseline(text)) continue;
       result.files++;
       read.push(file);
       evidence.note(

@@ -106,6 +106,10 @@ describe('migrate-check: a baseline', () => {
       },
     ]);
 
+    // Walking the folder without --baseline (another job), the baseline is no input.
+    const other = JSON.parse((await run(dir, '--json')).stdout);
+    expect(other).toMatchObject({ files: 1, counts: { error: 2 } });
+
     // The old findings move down two lines; a second read of the v1 link is new.
     writeFileSync(
       join(dir, 'pay.js'),
