@@ -106,7 +106,7 @@ describe('v1 shapes where the service is present', () => {
     ).toEqual(['3 error PO104']);
   });
 
-  it('shell: the link read by a helper, grep or sed, not only by jq', async () => {
+  it('shell: the link read by a function of the script, grep or sed, not only by jq', async () => {
     expect(
       await check('pay.sh', [
         '#!/bin/sh',
