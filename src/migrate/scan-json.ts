@@ -7,10 +7,23 @@ import { extname } from 'node:path';
 import { usageError } from '../errors.js';
 import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { checkConfigFile, isConfigJsonName, jsonConfigTree } from './config-files.js';
-import { type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
+import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
 import { type Finding, finding, type Location } from './rules.js';
-import type { ScanResult } from './scan.js';
+
+export type BodyFormat = 'json' | 'array' | 'ndjson' | 'har';
+
+/** A file of bodies (or a HAR capture) and its v2 equivalent, for --fix. */
+export interface FixedFile extends FixedText {
+  file: string;
+  format: BodyFormat;
+}
+
+/** Where a file's findings and v2 equivalents go. */
+interface BodyResult {
+  findings: Finding[];
+  fixed: FixedFile[];
+}
 
 export const JSON_EXTENSIONS = new Set(['.json', '.ndjson', '.jsonl', '.har']);
 const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl']);
@@ -49,7 +62,7 @@ function newCheck(): BodyScan {
   return { check: { findings: [], toldReference: { value: false } }, kinds: [] };
 }
 
-function scanNdjson(text: string, file: string, explicit: boolean, result: ScanResult, fix: boolean): void {
+function scanNdjson(text: string, file: string, explicit: boolean, result: BodyResult, fix: boolean): void {
   const { check, kinds } = newCheck();
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -90,7 +103,7 @@ export async function scanJson(
   text: string,
   file: string,
   explicit: boolean,
-  result: ScanResult,
+  result: BodyResult,
   fix: boolean,
 ): Promise<void> {
   if (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) || looksLikeNdjson(text))

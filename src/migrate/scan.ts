@@ -10,19 +10,12 @@ import { checkConfigFile, configFormatOf } from './config-files.js';
 import { constantsOf } from './constants.js';
 import { ServiceEvidence } from './evidence.js';
 import { type Excludes, findFiles } from './files.js';
-import type { FixedText } from './fix.js';
 import { isBaseline, type Suppressed, type Suppressions, suppressedBy, suppressionsOf } from './gate.js';
 import type { Finding } from './rules.js';
-import { add, JSON_EXTENSIONS, scanJson } from './scan-json.js';
+import { add, type FixedFile, JSON_EXTENSIONS, scanJson } from './scan-json.js';
 import { checkSources, type SourceFile } from './source.js';
 
-export type BodyFormat = 'json' | 'array' | 'ndjson' | 'har';
-
-/** A file of bodies (or a HAR capture) and its v2 equivalent, for --fix. */
-export interface FixedFile extends FixedText {
-  file: string;
-  format: BodyFormat;
-}
+export type { BodyFormat, FixedFile } from './scan-json.js';
 
 export interface ScanResult {
   findings: Finding[];
