@@ -8,7 +8,9 @@ import { readAll } from '../cli/read-all.js';
 import type { Context } from '../context.js';
 import { type EnvName, normalizeEnv } from '../contract/environments.js';
 import { CliError, usageError } from '../errors.js';
+import { applyBaseline, readBaseline, writeBaseline } from '../migrate/gate.js';
 import { type Outcome, renderHuman, renderJson, renderSarif, summarize } from '../migrate/report.js';
+import type { Finding } from '../migrate/rules.js';
 import { rulesDoc, rulesText } from '../migrate/rules-doc.js';
 import { type FixedFile, scan } from '../migrate/scan.js';
 import { checkConfig, checkLive } from '../migrate/setup.js';
@@ -25,6 +27,9 @@ export interface MigrateFlags {
   fix?: boolean;
   write?: boolean;
   rules?: boolean;
+  exclude?: string[];
+  baseline?: string;
+  baselineUpdate?: boolean;
 }
 
 export interface MigrateOptions {
@@ -38,6 +43,10 @@ export interface MigrateOptions {
   write: boolean;
   rulesOnly: boolean;
   json: boolean;
+  /** --exclude patterns, in .gitignore syntax. */
+  exclude: string[];
+  /** The baseline file, and whether to write it anew from this run (--baseline-update). */
+  baseline?: { path: string; update: boolean };
 }
 
 export function parseMigrateOptions(paths: string[], flags: MigrateFlags): MigrateOptions {
@@ -51,6 +60,11 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
     write: Boolean(flags.write),
     rulesOnly: Boolean(flags.rules),
     json: Boolean(flags.json),
+    exclude: flags.exclude ?? [],
+    baseline:
+      flags.baseline === undefined
+        ? undefined
+        : { path: flags.baseline, update: Boolean(flags.baselineUpdate) },
   };
   if (options.rulesOnly) return options;
   if (paths.length === 0 && !options.config && !options.live)
@@ -60,15 +74,30 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
   if (options.write && !options.fix) throw usageError('--write goes with --fix');
   if (options.profile !== undefined && !options.live)
     throw usageError('--profile goes with --live', { field: '--profile' });
+  if (flags.baselineUpdate && !options.baseline)
+    throw usageError('--baseline-update goes with --baseline FILE', { field: '--baseline-update' });
   return options;
 }
 
-export type MigrateResult = { kind: 'rules' } | ({ kind: 'report'; fixed: FixedFile[] } & Outcome);
+export type MigrateResult =
+  | { kind: 'rules' }
+  | ({
+      kind: 'report';
+      fixed: FixedFile[];
+      baselineWritten?: { path: string; findings: number };
+      /** payorder-ignore comments that suppress nothing. */
+      unusable: Array<{ file: string; line: number }>;
+    } & Outcome);
 
 export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Promise<MigrateResult> {
   if (options.rulesOnly) return { kind: 'rules' };
   const stdinText = options.paths.includes('-') ? await readAll(ctx.io.stdin) : undefined;
-  const result = await scan(options.paths, { fix: options.fix, stdinText });
+  const result = await scan(options.paths, {
+    fix: options.fix,
+    stdinText,
+    exclude: options.exclude,
+    baseline: options.baseline?.path,
+  });
   if (options.fix && result.fixed.length === 0)
     throw usageError('--fix converts bodies and HAR captures; none were given');
   const setup = options.config ? await checkConfig(ctx) : [];
@@ -78,14 +107,43 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
     setup.push(...live.findings);
     if (live.notChecked) notChecked.push(live.notChecked);
   }
+  const gate = baselined(result.findings, options.baseline);
   return {
     kind: 'report',
     fixed: result.fixed,
-    findings: result.findings,
+    unusable: result.unusable,
+    findings: gate.fresh,
     setup,
     files: result.files,
+    serviceFiles: result.serviceFiles,
+    suppressed: result.suppressed,
+    excluded: result.excluded,
+    baselined: gate.baselined,
+    baselineUsed: options.baseline !== undefined,
     notChecked,
+    ...(gate.written ? { baselineWritten: gate.written } : {}),
   };
+}
+
+/**
+ * The findings the baseline accepts, and the new ones. With no baseline file yet (or
+ * --baseline-update), this run's findings become the baseline and are all accepted.
+ */
+function baselined(
+  findings: Finding[],
+  baseline: MigrateOptions['baseline'],
+): { fresh: Finding[]; baselined: Finding[]; written?: { path: string; findings: number } } {
+  if (!baseline) return { fresh: findings, baselined: [] };
+  const entries = baseline.update ? undefined : readBaseline(baseline.path);
+  if (entries) return applyBaseline(baseline.path, entries, findings);
+  try {
+    writeBaseline(baseline.path, findings);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) throw error;
+    throw new CliError('io', `--baseline: cannot write ${baseline.path} (${code})`, { field: '--baseline' });
+  }
+  return { fresh: [], baselined: findings, written: { path: baseline.path, findings: findings.length } };
 }
 
 /** "orders.ndjson" → "orders.v2.ndjson", "checkout.har" → "checkout.v2.har". */
@@ -142,11 +200,29 @@ export function renderMigrateCheck(outcome: MigrateResult, options: MigrateOptio
     return;
   }
   if (options.fix) writeFixed(outcome.fixed, options, ctx);
+  for (const { file, line } of outcome.unusable)
+    note(
+      ctx,
+      `${file}:${line}: this payorder-ignore suppresses nothing: it needs a rule id and a reason (payorder-ignore PO107: why)`,
+    );
+  if (outcome.baselineWritten)
+    note(
+      ctx,
+      `recorded ${outcome.baselineWritten.findings} finding${outcome.baselineWritten.findings === 1 ? '' : 's'} as the baseline in ${outcome.baselineWritten.path}`,
+    );
   const summary = summarize(outcome, ctx.clock());
   const findings = [...outcome.findings, ...outcome.setup];
   const report =
     options.report === 'sarif'
-      ? renderSarif(findings, VERSION)
+      ? renderSarif(
+          {
+            findings,
+            suppressed: outcome.suppressed,
+            baselined: outcome.baselined,
+            baselineUsed: outcome.baselineUsed,
+          },
+          VERSION,
+        )
       : options.report === 'json'
         ? renderJson(findings, summary)
         : renderHuman(findings, summary, painter(ctx.io.colorOut));

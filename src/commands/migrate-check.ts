@@ -35,11 +35,22 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']))
     .option('--fix', 'print the v2 equivalents of bodies and HAR captures (source code is never changed)')
     .option('--write', 'with --fix: write them next to each source as NAME.v2.EXT, never over a file')
-    .option('--rules', 'list the rules, each with the spec step it comes from and a bad and a good example');
+    .option('--rules', 'list the rules, each with the spec step it comes from and a bad and a good example')
+    .option(
+      '--exclude <glob>',
+      'leave out files and folders matching a .gitignore-style pattern (repeatable; .payorderignore files too)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--baseline <file>',
+      "accept the findings recorded in FILE and fail only on new ones; with no FILE yet, record this run's",
+    )
+    .option('--baseline-update', "with --baseline: record this run's findings in FILE, over what it held");
   conventions(command);
   examples(command, [
     ['check a shop and your payorder setup', 'payorder migrate-check src/ --config'],
     ['in CI code scanning', 'payorder migrate-check . --format sarif > migrate.sarif'],
+    ['in CI, failing only on new findings', 'payorder migrate-check . --baseline .payorder-baseline.json'],
     ['v2 bodies from recorded v1 ones', 'payorder migrate-check orders.ndjson --fix > orders.v2.ndjson'],
     [
       'only the errors, as a list',

@@ -2,8 +2,9 @@
  * Finds v1 addresses inside a configured value (spec §9): an absolute URL whose path is a v1 base
  * (`…/1`) or a v1 endpoint (`…/1/auth/token`, `…/1/checkout`, `…/1/order/:id`), wherever it sits in
  * the value (`${AUTH_URL:-https://auth.example.com/1}`), or a templated endpoint path
- * (`${base}/1/checkout`, `{{auth_url}}/1/auth/token`). A bare `…/1` counts only where the key or the
- * host names an auth or checkout address: `https://example.com/1` alone is not the service's.
+ * (`${base}/1/checkout`, `{{auth_url}}/1/auth/token`). A bare `…/1`, on an absolute address or on one
+ * that expands a variable (`${AUTH_BASE}/1`), counts only where the key, the host or the variable names
+ * an auth or checkout address: `https://example.com/1` alone is not the service's.
  * Every pattern here is matched in one left-to-right pass, so a value costs time linear in its length.
  */
 import { PATHS, PREFIX } from '../contract/versions.js';
@@ -23,6 +24,8 @@ export interface V1Address {
 const ABSOLUTE = /\bhttps?:\/\/[^\s"'`<>{}|\\^]+/gi;
 const TEMPLATED = /\/1\/(?:auth\/token|checkout|order\/)/g;
 const AUTH_LIKE = /auth|checkout/i;
+const EXPANDED =
+  /(?:\$\{[^}\s]*\}|\$[A-Za-z_]\w*|%\([\w.-]+\)s|<%=[^%]*%>|#\{[^}\s]*\}|\{\{[^}\s]*\}\})\/1\/?(?=$|["'\s,;])/g;
 const PREFIX_LIKE = /prefix|version|api|auth|checkout|payorder|base/i;
 
 const serviceOf = (context: string): 'auth' | 'checkout' => (/auth/i.test(context) ? 'auth' : 'checkout');
@@ -36,6 +39,13 @@ export function v1AddressesIn(value: string, context: string): V1Address[] {
     return [{ index: value.indexOf('/1'), text: '/1', kind: 'prefix', service: serviceOf(context) }];
   const found: V1Address[] = [];
   const spans: Array<[number, number]> = [];
+  // A base that expands a variable, in the syntax of the format it is in: ${AUTH_BASE}/1,
+  // %(checkout_base)s/1, <%= ENV['AUTH_BASE'] %>/1, #{authBase}/1, {{auth_base}}/1.
+  for (const match of value.matchAll(EXPANDED)) {
+    const named = `${context} ${match[0]}`;
+    if (AUTH_LIKE.test(named))
+      found.push({ index: match.index, text: match[0], kind: 'base', service: serviceOf(named) });
+  }
   for (const match of value.matchAll(ABSOLUTE)) {
     const text = match[0].replace(/[.,;:)\]]+$/, '');
     spans.push([match.index, match.index + text.length]);

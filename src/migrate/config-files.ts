@@ -189,20 +189,51 @@ function hclContext(node: SyntaxNode): string {
   return names.join('.');
 }
 
+/** The locals of a file that are plain strings (`api_prefix = "/1"`), by name. */
+function hclLocals(root: SyntaxNode): Map<string, string> {
+  const locals = new Map<string, string>();
+  for (const block of root.descendantsOfType('block')) {
+    if (block?.child(0)?.text !== 'locals') continue;
+    for (const attribute of block.descendantsOfType('attribute')) {
+      const name = attribute?.child(0)?.text;
+      const expression = attribute?.namedChildren.at(-1);
+      const literal = expression?.descendantsOfType('string_lit')[0];
+      // Only a local of this block whose whole value is one literal, nothing interpolated in it.
+      if (
+        !name ||
+        !literal ||
+        attribute?.parent?.parent?.id !== block.id ||
+        expression?.text !== literal.text
+      )
+        continue;
+      const text = literal.descendantsOfType('template_literal')[0]?.text;
+      if (text !== undefined && literal.descendantsOfType('template_interpolation').length === 0)
+        locals.set(name, text);
+    }
+  }
+  return locals;
+}
+
 async function hclValues(text: string, file: string): Promise<ConfigValue[]> {
   // tree-sitter's HCL grammars, through the same runtime as the source checker.
   const parser = await parserFor(/\.tf(?:vars)?$/i.test(file) ? 'terraform' : 'hcl');
   const tree = parser.parse(text);
   if (!tree) return [];
   const values: ConfigValue[] = [];
+  const locals = hclLocals(tree.rootNode);
   const stack: SyntaxNode[] = [tree.rootNode];
   while (stack.length > 0) {
     const node = stack.pop()!;
     // A block's labels (variable "auth_url") name things; they are not values.
     if (HCL_STRINGS.has(node.type) && node.parent?.type !== 'block') {
-      // The source text of the string: an address in it is found where it is written.
+      // The source text of the string, with the file's own plain locals put in
+      // ("https://…${local.api_prefix}/order/"): an address in it is found where it is written.
+      const value = node.text.replace(
+        /\$\{\s*local\.([\w-]+)\s*\}/g,
+        (whole, name) => locals.get(name) ?? whole,
+      );
       const context = hclContext(node);
-      values.push({ value: node.text, label: context, context, start: node.startIndex, end: node.endIndex });
+      values.push({ value, label: context, context, start: node.startIndex, end: node.endIndex });
       continue;
     }
     for (let index = node.childCount - 1; index >= 0; index--) {

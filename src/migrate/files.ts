@@ -1,9 +1,9 @@
 /**
  * Finds the files migrate-check reads: named files as they are; folders walked honoring .gitignore,
- * leaving out dependencies, build output and binary files.
+ * .payorderignore and --exclude, leaving out dependencies, build output and binary files.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 const SKIPPED_FOLDERS = new Set([
@@ -30,7 +30,7 @@ const SKIPPED_FOLDERS = new Set([
   '.vscode',
 ]);
 const SKIPPED_FILES =
-  /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|composer\.lock|Gemfile\.lock|.*\.min\.js|.*\.map)$/;
+  /(?:^|\/)(?:\.payorderignore|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|composer\.lock|Gemfile\.lock|.*\.min\.js|.*\.map)$/;
 const MAX_BYTES = 2 * 1024 * 1024;
 
 export interface FoundFile {
@@ -51,44 +51,69 @@ export function isBinary(path: string): boolean {
   }
 }
 
-function readIgnore(dir: string): string | undefined {
+function readIgnore(dir: string, name: string): string | undefined {
   try {
-    return readFileSync(join(dir, '.gitignore'), 'utf8');
+    return readFileSync(join(dir, name), 'utf8');
   } catch {
     return undefined;
   }
 }
 
-export function* walk(root: string): Generator<string> {
-  const rules: Array<{ base: string; matcher: Ignore }> = [];
+/** What the user leaves out, on top of .gitignore: --exclude patterns and .payorderignore files. */
+export interface Excludes {
+  /** Patterns in .gitignore syntax, relative to each folder given. */
+  patterns: string[];
+  /** How many files and folders they left out, counted as the walk meets them. */
+  count: number;
+}
+
+interface Rules {
+  base: string;
+  matcher: Ignore;
+}
+
+const matches = (rules: Rules[], path: string, isDir: boolean) =>
+  rules.some(({ base, matcher }) => {
+    const rel = relative(base, path).split(sep).join('/');
+    return rel !== '' && !rel.startsWith('..') && matcher.ignores(isDir ? `${rel}/` : rel);
+  });
+
+export function* walk(root: string, excludes: Excludes = { patterns: [], count: 0 }): Generator<string> {
+  const git: Rules[] = [];
+  const own: Rules[] =
+    excludes.patterns.length > 0 ? [{ base: root, matcher: ignore().add(excludes.patterns) }] : [];
   function* visit(dir: string): Generator<string> {
-    const own = readIgnore(dir);
-    if (own) rules.push({ base: dir, matcher: ignore().add(own) });
-    const ignored = (path: string, isDir: boolean) =>
-      rules.some(({ base, matcher }) => {
-        const rel = relative(base, path);
-        return rel !== '' && !rel.startsWith('..') && matcher.ignores(isDir ? `${rel}/` : rel);
-      });
+    const gitignore = readIgnore(dir, '.gitignore');
+    const payorderignore = readIgnore(dir, '.payorderignore');
+    if (gitignore) git.push({ base: dir, matcher: ignore().add(gitignore) });
+    if (payorderignore) own.push({ base: dir, matcher: ignore().add(payorderignore) });
+    const left = (path: string, isDir: boolean) => {
+      if (matches(git, path, isDir)) return true;
+      if (!matches(own, path, isDir)) return false;
+      excludes.count++;
+      return true;
+    };
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !ignored(path, true)) yield* visit(path);
-      } else if (entry.isFile() && !SKIPPED_FILES.test(path) && !ignored(path, false)) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !left(path, true)) yield* visit(path);
+      } else if (entry.isFile() && !SKIPPED_FILES.test(path) && !left(path, false)) {
         yield path;
       }
     }
-    if (own) rules.pop();
+    if (gitignore) git.pop();
+    if (payorderignore) own.pop();
   }
   yield* visit(root);
 }
 
 /** Every file to read, in a stable order; throws ENOENT-style errors for names that do not exist. */
-export function* findFiles(paths: string[]): Generator<FoundFile> {
+export function* findFiles(paths: string[], excludes?: Excludes): Generator<FoundFile> {
   for (const path of paths) {
     const stat = statSync(path);
     if (stat.isDirectory()) {
-      for (const file of walk(path)) {
+      for (const file of walk(path, excludes)) {
         if (statSync(file).size <= MAX_BYTES && !isBinary(file)) yield { path: file, explicit: false };
       }
     } else {

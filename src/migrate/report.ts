@@ -4,6 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
+import type { Suppressed } from './gate.js';
 import { type Finding, type Location, RULES, type Severity } from './rules.js';
 
 export interface Summary {
@@ -13,6 +14,14 @@ export interface Summary {
   files: number;
   /** Files read that have a finding. */
   files_with_findings: number;
+  /** Files read that talk to the service (the others get info at most). */
+  service_files: number;
+  /** Findings set aside by a `payorder-ignore` comment (not in counts). */
+  suppressed: number;
+  /** Files and folders left out by --exclude and .payorderignore. */
+  excluded: number;
+  /** Findings the baseline holds (not in counts). */
+  baselined: number;
   /** Findings about payorder's own setup (--config, --live). */
   setup_findings: number;
   counts: Record<Severity, number>;
@@ -27,10 +36,17 @@ export interface Outcome {
   /** Findings about payorder's own setup. */
   setup: Finding[];
   files: number;
+  serviceFiles: number;
+  suppressed: Suppressed[];
+  excluded: number;
+  baselined: Finding[];
+  /** Whether a baseline was given: SARIF then marks each result new or unchanged. */
+  baselineUsed: boolean;
   notChecked: string[];
 }
 
-export function summarize({ findings, setup, files, notChecked }: Outcome, now: Date): Summary {
+export function summarize(outcome: Outcome, now: Date): Summary {
+  const { findings, setup, files, serviceFiles, notChecked } = outcome;
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   for (const f of setup) counts[f.severity]++;
@@ -38,6 +54,10 @@ export function summarize({ findings, setup, files, notChecked }: Outcome, now: 
     ready: counts.error > 0 ? false : notChecked.length > 0 ? null : true,
     files,
     files_with_findings: new Set(findings.map((f) => f.location.file)).size,
+    service_files: serviceFiles,
+    suppressed: outcome.suppressed.length,
+    excluded: outcome.excluded,
+    baselined: outcome.baselined.length,
     setup_findings: setup.length,
     counts,
     sunset: { date: V1_SUNSET, days_left: daysUntilSunset(now) },
@@ -82,7 +102,7 @@ export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkI
   }
   const { counts } = summary;
   const tally = `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`;
-  const read = `${plural(summary.files, 'file')} read`;
+  const read = `${plural(summary.files, 'file')} read, ${summary.service_files} talking to the service`;
   const notChecked = summary.not_checked.join('; ');
   if (summary.ready === true) lines.push(paint.green(`✓ ready for v2 (${tally}; ${read})`));
   else if (summary.ready === null)
@@ -95,6 +115,12 @@ export function renderHuman(findings: Finding[], summary: Summary, paint: ChalkI
     lines.push(paint.red(`✗ not ready for v2: ${tally} ${places.join(' and ')}`));
     if (notChecked) lines.push(paint.yellow(`? not checked: ${notChecked}`));
   }
+  const aside = [
+    ...(summary.suppressed > 0 ? [`${summary.suppressed} suppressed in the code`] : []),
+    ...(summary.baselined > 0 ? [`${summary.baselined} in the baseline`] : []),
+    ...(summary.excluded > 0 ? [`${plural(summary.excluded, 'path')} excluded`] : []),
+  ];
+  if (aside.length > 0) lines.push(paint.dim(`  not counted: ${aside.join(', ')}`));
   const { days_left: days } = summary.sunset;
   lines.push(
     days < 0
@@ -116,7 +142,15 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   info: 'note',
 };
 
-export function renderSarif(findings: Finding[], version: string): string {
+/** What SARIF reports: the findings, and those set aside, marked as such. */
+export interface SarifInput {
+  findings: Finding[];
+  suppressed: Suppressed[];
+  baselined: Finding[];
+  baselineUsed: boolean;
+}
+
+export function renderSarif(input: SarifInput, version: string): string {
   const rules = RULES.map((rule) => ({
     id: rule.id,
     name: rule.name,
@@ -127,7 +161,7 @@ export function renderSarif(findings: Finding[], version: string): string {
     help: { text: rule.help },
     defaultConfiguration: { level: LEVEL[rule.severity] },
   }));
-  const results = findings.map((f) => {
+  const result = (f: Finding) => {
     const region =
       f.location.line !== undefined
         ? { region: { startLine: f.location.line, startColumn: f.location.column ?? 1 } }
@@ -151,7 +185,18 @@ export function renderSarif(findings: Finding[], version: string): string {
         },
       ],
     };
-  });
+  };
+  const { findings, suppressed, baselined, baselineUsed } = input;
+  const state = (baselineState: 'new' | 'unchanged') => (baselineUsed ? { baselineState } : {});
+  const results = [
+    ...findings.map((f) => ({ ...result(f), ...state('new') })),
+    ...baselined.map((f) => ({ ...result(f), ...state('unchanged') })),
+    ...suppressed.map((f) => ({
+      ...result(f),
+      ...state('new'),
+      suppressions: [{ kind: 'inSource', justification: f.reason }],
+    })),
+  ];
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

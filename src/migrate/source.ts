@@ -15,6 +15,8 @@ export interface SourceFile {
   /** The path shown in findings (its extension, or a #! line, tells the language). */
   file: string;
   text: string;
+  /** String constants of the files this one uses (its config), by name. */
+  constants?: Record<string, string>;
 }
 
 export interface SourceOptions {
@@ -36,11 +38,11 @@ export async function checkSources(
 ): Promise<Finding[]> {
   const perFile: Finding[][] = [];
   function* jobs(): Generator<IndexedJob> {
-    for (const { file, text } of files) {
+    for (const { file, text, constants } of files) {
       const index = perFile.push([]) - 1;
       if (!RELEVANT.test(text)) continue;
       const language = languageOf(file, text);
-      if (language) yield { file, text, language, index };
+      if (language) yield { file, text, language, index, ...(constants ? { constants } : {}) };
       else perFile[index] = checkText(text, file);
     }
   }

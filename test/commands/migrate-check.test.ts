@@ -100,7 +100,7 @@ describe('payorder migrate-check', () => {
         "                        → const AUTH_URL = 'https://auth.stage.example.com/v2/api';\n",
     );
     expect(result.stdout.split('\n').slice(-3)).toEqual([
-      '✗ not ready for v2: 18 errors, 4 warnings, 0 info in 2 of 3 files read',
+      '✗ not ready for v2: 18 errors, 4 warnings, 0 info in 2 of 3 files read, 2 talking to the service',
       'v1 is switched off on 2026-12-31: 10 days left.',
       '',
     ]);
@@ -127,6 +127,10 @@ describe('payorder migrate-check', () => {
       ready: false,
       files: 1,
       files_with_findings: 1,
+      service_files: 1,
+      suppressed: 0,
+      excluded: 0,
+      baselined: 0,
       setup_findings: 0,
       counts: { error: 8, warning: 2, info: 1 },
       sunset: { date: '2026-12-31', days_left: 10 },
@@ -151,7 +155,7 @@ describe('payorder migrate-check', () => {
     );
     expect(result.exitCode, result.stdout).toBe(0);
     expect(result.stdout).toBe(
-      '✓ ready for v2 (0 errors, 0 warnings, 0 info; 2 files read)\nv1 is switched off on 2026-12-31: 10 days left.\n',
+      '✓ ready for v2 (0 errors, 0 warnings, 0 info; 2 files read, 2 talking to the service)\nv1 is switched off on 2026-12-31: 10 days left.\n',
     );
   });
 
@@ -345,7 +349,7 @@ describe('payorder migrate-check', () => {
     expect(text.stdout.split('\n').slice(-3)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^\\? could not check: --live sandbox: cannot reach http://127\\.0\\.0\\.1:${port} .+ \\(0 errors, 0 warnings, 0 info; 1 file read\\)$`,
+          `^\\? could not check: --live sandbox: cannot reach http://127\\.0\\.0\\.1:${port} .+ \\(0 errors, 0 warnings, 0 info; 1 file read, 1 talking to the service\\)$`,
         ),
       ),
       'v1 is switched off on 2026-12-31: 10 days left.',
@@ -364,7 +368,7 @@ describe('payorder migrate-check', () => {
     });
     expect(v1.exitCode).toBe(1);
     expect(v1.stdout).toContain(
-      '✗ not ready for v2: 1 error, 0 warnings, 0 info in 1 of 1 file read\n? not checked: --live sandbox',
+      '✗ not ready for v2: 1 error, 0 warnings, 0 info in 1 of 1 file read, 1 talking to the service\n? not checked: --live sandbox',
     );
   });
 

@@ -57,6 +57,25 @@ describe('configuration files, read as their formats', () => {
     );
   });
 
+  it('a base that expands a variable, in the syntax of its format: ${X}/1, %(x)s/1, <%= … %>/1, #{x}/1', async () => {
+    const env = 'AUTH_URL=${AUTH_BASE}/1\nCHECKOUT_URL=$CHECKOUT_BASE/1\nDOCS_URL=${DOCS_BASE}/1\n';
+    expect(await found('env', env, '.env')).toEqual(['1:10 PO101', '2:14 PO101']);
+    const yaml = [
+      'production:',
+      '  auth_url: <%= ENV["AUTH_BASE"] %>/1',
+      '  checkout_url: "<%= ENV.fetch(\'CHECKOUT_BASE\') %>/1"',
+      '  v2_auth_url: <%= ENV["AUTH_BASE"] %>/v2/api',
+      '',
+    ].join('\n');
+    expect(await found('yaml', yaml, 'payorder.yml')).toEqual(['2:13 PO101', '3:18 PO101']);
+    const json = '{"payorder": {"authUrl": "${AUTH_BASE}/1", "checkoutUrl": "%(CHECKOUT_BASE)s/1"}}';
+    expect(await found('json', json, 'config.json')).toEqual(['1:27 PO101', '1:60 PO101']);
+    const properties = 'payorder.auth-url=${AUTH_BASE}/1\npayorder.checkout-url=#{CHECKOUT_BASE}/1\n';
+    expect(await found('properties', properties, 'app.properties')).toEqual(['1:19 PO101', '2:23 PO101']);
+    const [first] = await checkConfigFile(env, '.env', 'env');
+    expect(first!.message).toBe('AUTH_URL is a v1 address: ${AUTH_BASE}/1');
+  });
+
   it('YAML: Spring application.yml and a Kubernetes ConfigMap, every document, block scalars too', async () => {
     const text = [
       'payorder:',
@@ -133,6 +152,29 @@ describe('configuration files, read as their formats', () => {
     ]);
     expect(await found('hcl', 'auth_url = "https://auth.example.com/1"\n', 'prod.tfvars')).toEqual([
       '1:13 PO101',
+    ]);
+  });
+
+  it('HCL: a plain local put into an address (${local.api_prefix}) makes it a v1 one; other interpolations do not', async () => {
+    const text = [
+      'locals {',
+      '  api_prefix = "/1"',
+      '  v2_prefix  = "/v2/api"',
+      '  nested     = { prefix = "/1" }',
+      '}',
+      'resource "aws_ssm_parameter" "lookup" {',
+      '  value = "https://checkout.example.com${local.api_prefix}/order/"',
+      '}',
+      'resource "aws_ssm_parameter" "v2" { value = "https://checkout.example.com${local.v2_prefix}/orders/" }',
+      'resource "aws_ssm_parameter" "other" { value = "https://checkout.example.com${local.prefix}/order/" }',
+      '',
+    ].join('\n');
+    const findings = await checkConfigFile(text, 'main.tf', 'hcl');
+    expect(findings.map((f) => `${f.location.line} ${f.rule} ${f.message}`)).toEqual([
+      '2 PO101 locals.api_prefix is a v1 address: the v1 version prefix /1',
+      '4 PO101 locals.nested.prefix is a v1 address: the v1 version prefix /1',
+      '7 PO101 resource.aws_ssm_parameter.lookup.value is a v1 address: https://checkout.example.com/1/order/',
+      '7 PO106 the v1 lookup path /order/:id',
     ]);
   });
 

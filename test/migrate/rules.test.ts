@@ -171,8 +171,23 @@ describe('SARIF', () => {
         location: { file: 'o.ndjson', item: 'line 1', pointer: '/amount' },
       },
     ];
-    const log = JSON.parse(renderSarif(findings, '1.2.3'));
+    const log = JSON.parse(
+      renderSarif({ findings, suppressed: [], baselined: [], baselineUsed: false }, '1.2.3'),
+    );
     expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    // Set aside by a baseline or a comment in the code: still valid, with SARIF's own fields.
+    const [first, ...rest] = findings;
+    const aside = JSON.parse(
+      renderSarif(
+        { findings: rest, suppressed: [{ ...first!, reason: 'ours' }], baselined: rest, baselineUsed: true },
+        '1.2.3',
+      ),
+    );
+    expect(validate(aside), JSON.stringify(validate.errors)).toBe(true);
+    expect(aside.runs[0].results.at(-1)).toMatchObject({
+      baselineState: 'new',
+      suppressions: [{ kind: 'inSource', justification: 'ours' }],
+    });
     expect(log.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(RULES.map((r) => r.id));
     expect(log.runs[0].results[0]).toMatchObject({
       ruleId: 'PO101',

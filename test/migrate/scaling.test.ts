@@ -13,6 +13,8 @@ import { spansToParse } from '../../src/migrate/syntax/chunks.js';
 import { tempDir } from '../helpers/cli.js';
 
 const plain = new Chalk({ level: 0 });
+/** Nothing suppressed, excluded or baselined. */
+const ASIDE = { suppressed: [], excluded: 0, baselined: [], baselineUsed: false };
 
 /** A file of `lines` v1 addresses, one a line, in a format migrate-check reads. */
 const FORMATS = {
@@ -31,7 +33,14 @@ async function scanAndReport(
   const start = performance.now();
   const result = await scan([file], { fix: false });
   const summary = summarize(
-    { findings: result.findings, setup: [], files: result.files, notChecked: [] },
+    {
+      findings: result.findings,
+      setup: [],
+      files: result.files,
+      serviceFiles: result.serviceFiles,
+      ...ASIDE,
+      notChecked: [],
+    },
     new Date(0),
   );
   renderHuman(result.findings, summary, plain);
@@ -93,7 +102,7 @@ describe('scanning scales with the input', () => {
     const result = await scan([file], { fix: false });
     expect(result.findings).toHaveLength(200_000);
     const summary = summarize(
-      { findings: result.findings, setup: [], files: 1, notChecked: [] },
+      { findings: result.findings, setup: [], files: 1, serviceFiles: 1, ...ASIDE, notChecked: [] },
       new Date(0),
     );
     const text = renderHuman(result.findings, summary, plain);

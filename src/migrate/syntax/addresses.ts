@@ -11,6 +11,7 @@ import { type Facts, targetName } from './facts.js';
 import type { Edit, Hit } from './hits.js';
 import {
   endsAddress,
+  FORMAT_CALLS,
   type Folded,
   lookupMarkers,
   SERVICE_PATH,
@@ -41,7 +42,10 @@ function addressExpressions(facts: Facts): Expr[] {
   const found: Expr[] = [];
   for (const node of walk(facts.nodes)) {
     const parent = facts.parent.get(node);
-    const builds = node.k === 'str' || (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt'));
+    const builds =
+      node.k === 'str' ||
+      (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt' || node.op === 'format')) ||
+      (node.k === 'call' && FORMAT_CALLS.test(node.name));
     const inside =
       parent?.k === 'str' ||
       (parent?.k === 'bin' && (parent.op === 'concat' || parent.op === 'format' || parent.op === 'alt'));
@@ -184,6 +188,24 @@ function lookupSeverity(
 }
 
 /**
+ * The edit that puts `replacement` for the marker's `length` characters, where they are written. A
+ * `/1` joined from two places (`base + "/" + API_VERSION`) is edited where the version is written,
+ * when nothing of that literal follows it (`"1"`, not `"1/auth"`).
+ */
+function editOf(folded: Folded, index: number, length: number, replacement: string): Edit | undefined {
+  const origins = folded.origins.slice(index, index + length);
+  const start = origins[0]?.at;
+  if (start === undefined) return undefined;
+  if (origins.every((origin, i) => origin.at === start + i))
+    return { start, end: start + length, text: replacement };
+  // The slash here, the version from a constant: the version becomes v2/api where it is defined.
+  const version = origins.at(-1)?.at;
+  if (length === 2 && version !== undefined && folded.origins[index + 2]?.at !== version + 1)
+    return { start: version, end: version + 1, text: replacement.slice(1) };
+  return undefined;
+}
+
+/**
  * The hits for one marker: where it is written (with the edit, when `replacement` is given) and at
  * each name it was reached through.
  */
@@ -202,9 +224,7 @@ function placed(
   const message =
     severity === 'info' ? `${text.message} (if this is the payment order service's address)` : text.message;
   if (origin.at !== undefined) {
-    const edit: Edit | undefined = replacement
-      ? { start: origin.at, end: origin.at + length, text: replacement }
-      : undefined;
+    const edit = replacement ? editOf(folded, index, length, replacement) : undefined;
     hits.push({ rule, at: origin.at, severity, message, fix: text.fix, ...(edit ? { edit } : {}) });
   }
   // A lookup path is reported where it is written; a /1 prefix also at each use of its constant.

@@ -20,8 +20,19 @@ const FORMAT_ARGUMENT = /^(?:[FNC]2|0\.00|#,?#*0\.00|#\.00)$/;
 const CONVERSIONS =
   /^(?:String|str|strval|string|format|sprintf|Sprintf|Format|formatted|printf|toString|ToString|to_s|toPlainString|valueOf|number_format|Decimal|BigDecimal|quantize|toFixed|round|Round|setScale)$/;
 const ORDER_TYPES = /order|checkout|payment/i;
+const KEY_SETTERS = /^(?:put|set|add|addProperty|append|field|with|put_if_absent)$/;
 const AMOUNT = /^amount$/i;
 
+const HUNDREDTH = /^0?\.01$/;
+/** The text of a decimal written as a string, or as one passed to Decimal("0.01"). */
+const decimalText = (expr: Expr | undefined): string | undefined =>
+  expr?.k === 'call' ? textOf(expr.args[0]) : textOf(expr);
+/** `x * 100` (or `100 * x`): a value made cents. */
+const timesHundred = (expr: Expr | undefined): boolean =>
+  expr?.k === 'bin'
+    ? expr.op === 'other' &&
+      [expr.left, expr.right].some((side) => side.k === 'num' && /^100(?:\.0*)?$/.test(side.text))
+    : expr?.k === 'other' && expr.items.length === 1 && timesHundred(expr.items[0] as Expr);
 const isTwo = (expr: Expr | undefined) => expr?.k === 'num' && expr.text === '2';
 const textOf = (expr: Expr | undefined) =>
   expr?.k === 'str' ? expr.parts.map((p) => ('text' in p ? p.text : '')).join('') : undefined;
@@ -36,9 +47,15 @@ function decimalFormatting(facts: Facts): Array<{ node: Expr; at: number }> {
       (name === 'toFixed' && isTwo(args[0])) ||
       (name === 'number_format' && isTwo(args[1])) ||
       (name === 'setScale' && isTwo(args[0])) ||
+      // Cents made units again: BigDecimal.valueOf(cents, 2), cents.movePointLeft(2).
+      (name === 'valueOf' && isTwo(args[1])) ||
+      (name === 'movePointLeft' && isTwo(args[0])) ||
+      // Decimal(total).quantize(Decimal("0.01")), BigDecimal("0.01"): two decimals.
+      (name === 'quantize' && HUNDREDTH.test(decimalText(args[0]) ?? '')) ||
       (name === 'FormatFloat' && args.some(isTwo)) ||
+      // round(x, 2), but not round(x * 100, 2): that is cents, whatever precision it asks for.
       (/^(?:round|Round)$/.test(name) &&
-        (isTwo(args[1]) || (receiver && args.length === 1 && isTwo(args[0])))) ||
+        ((isTwo(args[1]) && !timesHundred(args[0])) || (receiver && args.length === 1 && isTwo(args[0])))) ||
       (/^(?:toString|ToString|format|Format)$/.test(name) &&
         args.some((arg) => FORMAT_ARGUMENT.test(textOf(arg) ?? '')));
     if (decimal) found.push({ node: call, at: call.nameStart });
@@ -107,6 +124,13 @@ function destination(
             ? 'error'
             : 'info';
         }
+        // body.put("amount", value), json.addProperty("amount", value): a key set on a body.
+        if (KEY_SETTERS.test(parent.name) && parent.args[1] === node)
+          return AMOUNT.test(textOf(parent.args[0]) ?? '')
+            ? context.evidence
+              ? 'error'
+              : 'info'
+            : undefined;
         const isReceiver = parent.callee?.k === 'member' && parent.callee.object === node;
         if (isReceiver || CONVERSIONS.test(parent.name)) break;
         if ((parent.construct && ORDER_TYPES.test(parent.name)) || /^(?:set|with)?amount$/i.test(parent.name))

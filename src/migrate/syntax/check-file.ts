@@ -2,11 +2,13 @@
  * Checks one file with its grammar: parses the ranges that matter (chunks.ts), lowers the tree,
  * runs the rules, and turns their hits into findings with exact lines, columns and suggested lines.
  */
+
+import type { Parser } from 'web-tree-sitter';
 import { indexAt, lineStarts } from '../positions.js';
 import { type Finding, finding } from '../rules.js';
 import { checkTree } from './checks.js';
 import { spansToParse } from './chunks.js';
-import { collectFacts } from './facts.js';
+import { collectFacts, type Facts } from './facts.js';
 import { parserFor } from './grammars.js';
 import type { Edit, Hit } from './hits.js';
 import type { LanguageId } from './languages.js';
@@ -16,9 +18,11 @@ export interface SyntaxJob {
   file: string;
   text: string;
   language: LanguageId;
+  /** String constants of the files this one uses, by name. */
+  constants?: Record<string, string>;
 }
 
-export async function checkWithGrammar({ file, text, language }: SyntaxJob): Promise<Finding[]> {
+export async function checkWithGrammar({ file, text, language, constants }: SyntaxJob): Promise<Finding[]> {
   const spans = spansToParse(text, language);
   if (spans?.length === 0) return [];
   const first = spans?.[0]?.start ?? 0;
@@ -41,9 +45,45 @@ export async function checkWithGrammar({ file, text, language }: SyntaxJob): Pro
   try {
     const nodes = lowerTree(tree.rootNode, language);
     if (offset !== 0) shift(nodes, offset);
-    return toFindings(checkTree(collectFacts(nodes, language)), text, file);
+    const facts = collectFacts(nodes, language);
+    addConstants(facts, constants);
+    return toFindings(checkTree(facts), text, file, syntaxErrors(parser, language));
   } finally {
     tree.delete();
+  }
+}
+
+/** Counts a line's syntax errors on its own (ERROR nodes and MISSING tokens), with the file's grammar. */
+export type ErrorCount = (line: string) => number;
+
+export function syntaxErrors(parser: Parser, language: LanguageId): ErrorCount {
+  return (line) => {
+    const tree = parser.parse(language === 'php' ? `<?php ${line}` : line);
+    if (!tree) return Number.POSITIVE_INFINITY;
+    try {
+      if (!tree.rootNode.hasError) return 0;
+      let errors = 0;
+      const cursor = tree.walk();
+      for (let more = true; more; ) {
+        if (cursor.nodeType === 'ERROR' || cursor.nodeIsMissing) errors++;
+        more = cursor.gotoFirstChild() || cursor.gotoNextSibling();
+        while (!more && cursor.gotoParent()) more = cursor.gotoNextSibling();
+      }
+      cursor.delete();
+      return errors;
+    } finally {
+      tree.delete();
+    }
+  };
+}
+
+/** String constants that files used by this one define (`define('PO_API_PREFIX', '/1')`), unless it defines them too. */
+function addConstants(facts: Facts, constants: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(constants ?? {})) {
+    if (facts.values.has(name)) continue;
+    facts.values.set(name, [
+      { k: 'str', start: -1, end: -1, raw: value, parts: [{ text: value, start: -1 }] },
+    ]);
   }
 }
 
@@ -86,7 +126,14 @@ function shift(nodes: unknown[], offset: number): void {
   }
 }
 
-export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
+/** Said in the fix when the suggested line is left out. */
+export const NO_REPLACEMENT = 'no replacement line offered: the suggested one would not parse';
+
+/**
+ * Findings with lines, columns and suggested lines. A suggested line is offered only when it parses
+ * as well as the line it replaces, taken on its own (a line may be a fragment: a call's first line).
+ */
+export function toFindings(hits: Hit[], text: string, file: string, errors?: ErrorCount): Finding[] {
   const starts = lineStarts(text);
   const lineText = (line: number) =>
     text.slice(starts[line], (starts[line + 1] ?? text.length + 1) - 1).replace(/\r$/, '');
@@ -98,7 +145,7 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
     if (indexAt(starts, edit.end) !== line) continue;
     edits.set(line, [...(edits.get(line) ?? []), edit]);
   }
-  const replaced = new Map<number, string>();
+  const replaced = new Map<number, string | undefined>();
   for (const [line, list] of edits) {
     let fixed = lineText(line);
     const lineStart = starts[line]!;
@@ -108,7 +155,7 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
       fixed = fixed.slice(0, edit.start - lineStart) + edit.text + fixed.slice(edit.end - lineStart);
       lastStart = edit.start;
     }
-    replaced.set(line, fixed.trim());
+    replaced.set(line, errors && errors(fixed) > errors(lineText(line)) ? undefined : fixed.trim());
   }
   return hits.map((found) => {
     const line = indexAt(starts, found.at);
@@ -119,8 +166,11 @@ export function toFindings(hits: Hit[], text: string, file: string): Finding[] {
       found.fix,
       found.severity,
     );
-    const fixed = found.edit ? replaced.get(indexAt(starts, found.edit.start)) : undefined;
+    if (!found.edit) return result;
+    const edited = indexAt(starts, found.edit.start);
+    const fixed = replaced.get(edited);
     if (fixed !== undefined) result.replacement = fixed;
+    else if (replaced.has(edited)) result.fix = `${result.fix} (${NO_REPLACEMENT})`;
     return result;
   });
 }

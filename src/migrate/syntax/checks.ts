@@ -131,6 +131,13 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
         const start = part.start + match.index + 7;
         hits.push(hit('PO105', start, 'error', { start, end: start + match[1]!.length, text: checkout.v2 }));
       }
+      // The key read any other way: json_get checkoutLink, grep -o '"checkoutLink":"[^"]*"', sed.
+      for (const match of part.text.matchAll(/(?<![\w.])checkoutLink\b/g)) {
+        const start = part.start + match.index;
+        hits.push(
+          hit('PO105', start, 'error', { start, end: start + checkout.v1.length, text: checkout.v2 }),
+        );
+      }
       for (const match of part.text.matchAll(/\.(orderNumber|refNumber)\b/g))
         hits.push(hit('PO110', part.start + match.index + 1, context.evidence ? 'warning' : 'info'));
       for (const match of part.text.matchAll(/[{,]\s*(\w+)\s*:/g)) {

@@ -17,6 +17,8 @@ export type ModelKind = 'token' | 'order' | 'response' | 'links';
 const ROUTE_CALLS = /^(?:route|Route|Map\w*|HandleFunc|Handle|match|resources?|any)$/;
 const BASE_KEYS = /^(?:base_?ur[il]|base_?address|base|host|endpoint|prefixUrl|url|uri|api_?base)$/i;
 const TOKEN_KEYS = new Set(['clientsecretid', 'granttype', 'clientid']);
+/** Keys no other API shares: evidence wherever they are written. */
+const OWN_KEYS = new Set(['clientsecretid', 'callbacksuccess', 'callbackfail']);
 const ORDER_KEYS = new Set(['callbacksuccess', 'callbackfail', 'notificationurl', 'externalreference']);
 
 /** Which service operation a folded address names, if any. */
@@ -220,6 +222,10 @@ export class ServiceContext {
       this.responses.size > 0 ||
       this.facts.calls.some((call) => this.callKind(call) !== undefined) ||
       this.facts.maps.some((map) => keyKind(map.entries.map((e) => e.key)) !== undefined) ||
+      // A key of the spec's own set apart from a literal: body.put("callback_success", …).
+      this.facts.strings.some(
+        (str) => str.parts.length === 1 && 'text' in str.parts[0]! && OWN_KEYS.has(loose(str.parts[0].text)),
+      ) ||
       this.facts.types.some((type) => modelKind(type) !== undefined);
     return this.hasEvidence;
   }

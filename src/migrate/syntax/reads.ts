@@ -47,6 +47,7 @@ export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
         ? literal(object.args.at(-1))?.name
         : undefined
     )?.toLowerCase();
+  hits.push(...destructured(facts));
   const evidence = context.evidence;
   for (const read of reads) {
     const root = rootName(read.object);
@@ -65,6 +66,40 @@ export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
       hits.push(hit('PO110', read.start, likely ? 'warning' : 'info'));
     } else if (read.name === currency && answered) {
       hits.push(hit('PO110', read.start, 'warning'));
+    }
+  }
+  return hits;
+}
+
+/**
+ * The v1 link taken out of the links object by destructuring: `const { checkoutLink } = order.links`
+ * (renamed in place, the variable kept: `{ checkout_link: checkoutLink }`), `{ checkoutLink: url }`.
+ */
+function destructured(facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const assign of facts.assigns) {
+    const value = assign.value;
+    const fromLinks =
+      (value?.k === 'member' && value.name === links) ||
+      (value?.k === 'call' && KEY_READS.test(value.name) && literal(value.args.at(-1))?.name === links);
+    if (!fromLinks || assign.target.k !== 'other') continue;
+    for (const item of assign.target.items) {
+      if (item.k !== 'other') continue;
+      const [key] = item.items;
+      if (key?.k === 'id' && key.name === checkout.v1)
+        hits.push(hit('PO105', key.start, 'error', { start: key.start, end: key.end, text: checkout.v2 }));
+      else if (
+        item.items.length === 0 &&
+        item.end - item.start === checkout.v1.length &&
+        assign.names.includes(checkout.v1)
+      )
+        hits.push(
+          hit('PO105', item.start, 'error', {
+            start: item.start,
+            end: item.end,
+            text: `${checkout.v2}: ${checkout.v1}`,
+          }),
+        );
     }
   }
   return hits;

@@ -27,12 +27,17 @@ const everyV1User = word(v1User, 'g');
 const everyV1Link = word(checkout.v1, 'g');
 const everyQuotedSampleKey = new RegExp(String.raw`(["'])${sampleCheckout}\1(\s*\])`, 'g');
 const everySampleLinkPath = new RegExp(String.raw`${links}\.${sampleCheckout}\b(?!_)`, 'g');
+/** A hash read of the link, as Perl writes it: `$order->{links}{checkoutLink}`, `{'links'}->{'checkout'}`. */
+const everyHashLink = new RegExp(
+  String.raw`(\{\s*["']?${links}["']?\s*\}\s*(?:->\s*)?\{\s*["']?)(?:${checkout.v1}|${sampleCheckout})(["']?\s*\})`,
+  'g',
+);
 const UNSURE = ' (found as text: check that it talks to the payment order service)';
 
 const PATTERNS: Pattern[] = [
   {
     rule: 'PO101',
-    test: /\/1\/(?:auth\/token|checkout|order\/)|(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?[^"'\s]*\/1\/?(?:["'\s]|$)/i,
+    test: /\/1\/(?:auth\/token|checkout|order\/)|(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?[^"'\s]*\/1\/?(?:["'\s]|$)|\b(?:api_?)?(?:prefix|version)["'}]?\s*(?:[:=]|=>)[^;\n]*?["']\/1\/?["']/i,
     severity: 'warning',
     message: 'a v1 address (the /1 version prefix)',
     fix: 'use the v2 base address and the /v2/api prefix',
@@ -67,7 +72,7 @@ const PATTERNS: Pattern[] = [
   {
     rule: 'PO105',
     test: new RegExp(
-      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])`,
+      String.raw`${links}(?:\.${checkout.v1}\b|\.${sampleCheckout}\b(?!_)|\[\s*["']${sampleCheckout}["']\s*\])|${everyHashLink.source}|\\?["']${checkout.v1}\\?["']`,
     ),
     severity: 'warning',
     message: `the payment link read from ${links}.${checkout.v1} / ${links}.${sampleCheckout}`,
@@ -76,7 +81,8 @@ const PATTERNS: Pattern[] = [
       line
         .replace(everyV1Link, checkout.v2)
         .replace(everyQuotedSampleKey, `$1${checkout.v2}$1$2`)
-        .replace(everySampleLinkPath, `${links}.${checkout.v2}`),
+        .replace(everySampleLinkPath, `${links}.${checkout.v2}`)
+        .replace(everyHashLink, `$1${checkout.v2}$2`),
   },
   {
     rule: 'PO106',

@@ -26,7 +26,7 @@ export interface Folded {
 
 const DEFAULTING_CALLS =
   /^(?:get|getenv|fetch|getOrDefault|getProperty|env|config|GetValue|getString|Get|GetEnvironmentVariable|Getenv|LookupEnv|optString|getOrElse|setting|value)$/;
-const FORMAT_CALLS = /^(?:format|sprintf|Sprintf|Format|printf|Printf|formatted)$/;
+export const FORMAT_CALLS = /^(?:format|sprintf|Sprintf|Format|printf|Printf|formatted)$/;
 const JOIN_CALLS = /^(?:urljoin|join|Combine|resolve|URL|Uri|joinpath|JoinPath|build)$/;
 const MAX_DEPTH = 6;
 
@@ -61,7 +61,9 @@ export class Folder {
           const placeholder = /^\$\{[\w.-]+:(.*)\}$/s.exec(part.text);
           const text = placeholder ? placeholder[1]! : part.text;
           const offset = placeholder ? part.text.indexOf(':') + 1 : 0;
-          return { text, origins: [...text].map((_, i) => ({ at: part.start + offset + i, via })) };
+          // A constant of another file (part.start < 0) is known by its text, not by where it is.
+          const at = (i: number) => (part.start < 0 ? { via } : { at: part.start + offset + i, via });
+          return { text, origins: [...text].map((_, i) => at(i)) };
         });
         return join(parts);
       }
@@ -70,13 +72,10 @@ export class Folder {
       case 'id':
         return this.name(expr.name.replace(/^\$/, ''), expr, via, depth);
       case 'member': {
-        const folded = this.name(
-          expr.name,
-          { k: 'id', name: expr.name, start: expr.start, end: expr.end },
-          via,
-          depth,
-        );
-        return folded;
+        const use: Name = { k: 'id', name: expr.name, start: expr.start, end: expr.end };
+        const folded = this.name(expr.name, use, via, depth);
+        // $this->config['api_version'], CONFIG["auth_base"]: the key of a map the object was set to.
+        return hasText(folded) ? folded : (this.mapKey(expr, [...via, use], depth) ?? folded);
       }
       case 'bin':
         if (expr.op === 'concat')
@@ -85,7 +84,9 @@ export class Folder {
           const left = this.fold(expr.left, via, depth + 1);
           return hasText(left) ? left : this.fold(expr.right, via, depth + 1);
         }
-        if (expr.op === 'format') return this.fold(expr.left, via, depth + 1);
+        // "%s/order/%s" % (base, id): the placeholders filled from the tuple on the right.
+        if (expr.op === 'format')
+          return this.template(this.fold(expr.left, via, depth + 1), formatArguments(expr.right), via, depth);
         return unknown(undefined, via);
       case 'call':
         return this.call(expr, via, depth);
@@ -99,6 +100,26 @@ export class Folder {
       default:
         return unknown(undefined, via);
     }
+  }
+
+  /** A key read from a map literal that the object was assigned: its value, folded. */
+  private mapKey(member: Extract<Expr, { k: 'member' }>, via: Name[], depth: number): Folded | undefined {
+    const object = member.object;
+    const owner =
+      object.k === 'id' ? object.name.replace(/^\$/, '') : object.k === 'member' ? object.name : undefined;
+    if (!owner || this.active.has(owner)) return undefined;
+    for (const value of this.facts.values.get(owner) ?? []) {
+      if (value.k !== 'map') continue;
+      const entry = value.entries.find((e) => e.key === member.name);
+      if (!entry?.value) continue;
+      this.active.add(owner);
+      try {
+        return this.fold(entry.value, via, depth + 1);
+      } finally {
+        this.active.delete(owner);
+      }
+    }
+    return undefined;
   }
 
   /** A format string with its placeholders (%s, %d, {}, {0}, {name}) replaced by the arguments' values. */
@@ -168,6 +189,14 @@ export class Folder {
       return join(args.map((arg) => this.fold(arg, via, depth + 1)));
     return unknown(literalArgument(args) ?? name, via);
   }
+}
+
+/** The values a `%` format takes: a tuple's items, or the one value. */
+function formatArguments(right: Expr): Expr[] {
+  if (right.k !== 'other' || right.items.length < 2) return [right];
+  return right.items.filter(
+    (item): item is Expr => item.k !== 'assign' && item.k !== 'type' && item.k !== 'func',
+  );
 }
 
 export const hasText = (folded: Folded) => folded.text.replace(/\u0000/g, '') !== '';

@@ -1,0 +1,201 @@
+/**
+ * Shapes of v1 code that talks to the service, beyond the plain ones: the link taken by
+ * destructuring or from a hash, lookups built with a format string, cents made units again with the
+ * common decimal idioms. Each is found, with a suggested line where one is certain.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/migrate/rules.js';
+import { checkSource } from '../../src/migrate/source.js';
+import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
+
+/** Findings as "LINE SEVERITY RULE → replacement". */
+const shown = (findings: Finding[]) =>
+  findings.map(
+    (f) => `${f.location.line} ${f.severity} ${f.rule}${f.replacement ? ` → ${f.replacement}` : ''}`,
+  );
+const check = async (file: string, lines: string[]) => shown(await checkSource(lines.join('\n'), file));
+
+describe('v1 shapes where the service is present', () => {
+  it('the link taken out of links by destructuring keeps its variable; other objects are not links', async () => {
+    expect(
+      await check('pay.ts', [
+        'const res = await fetch(`${CHECKOUT}/v2/api/checkout`, { method: "POST" });',
+        'const order = await res.json();',
+        'const { checkoutLink } = order.links;',
+        'const { checkoutLink: url, success } = order.links;',
+        'const { checkoutLink: other } = settings;',
+        'redirect(checkoutLink ?? url);',
+      ]),
+    ).toEqual([
+      '3 error PO105 → const { checkout_link: checkoutLink } = order.links;',
+      '4 error PO105 → const { checkout_link: url, success } = order.links;',
+    ]);
+  });
+
+  it('a hash read of the link in a language without a grammar (Perl)', async () => {
+    expect(
+      await check('pay.pl', [
+        'my $order = decode_json($res->{content});',
+        'print $order->{links}{checkoutLink}, "\\n";',
+        'print $order->{"links"}->{"checkout"};',
+        'print $order->{links}{success};',
+      ]),
+    ).toEqual([
+      '2 warning PO105 → print $order->{links}{checkout_link}, "\\n";',
+      '3 warning PO105 → print $order->{"links"}->{"checkout_link"};',
+    ]);
+  });
+
+  it('lookups built with a format string: % and str.format', async () => {
+    expect(
+      await check('look.py', [
+        'import requests',
+        'CHECKOUT_URL = "https://checkout.example.com/v2/api"',
+        'def lookup(order_id):',
+        '    return requests.get("%s/order/%s" % (CHECKOUT_URL, order_id)).json()',
+        'def lookup_again(order_id):',
+        '    return requests.get("{}/order/{}".format(CHECKOUT_URL, order_id)).json()',
+        'def page(order_id):',
+        '    return render("%s/orders/%s" % (CHECKOUT_URL, order_id))',
+      ]),
+    ).toEqual([
+      '4 error PO106 → return requests.get("%s/orders/%s" % (CHECKOUT_URL, order_id)).json()',
+      '6 error PO106 → return requests.get("{}/orders/{}".format(CHECKOUT_URL, order_id)).json()',
+    ]);
+  });
+
+  it('cents made units again: BigDecimal.valueOf(cents, 2), movePointLeft(2), quantize(Decimal("0.01")); whole units are not', async () => {
+    expect(
+      await check('Orders.java', [
+        'class Orders {',
+        '  Map<String, Object> body(long cents) {',
+        '    Map<String, Object> body = new HashMap<>();',
+        '    body.put("amount", BigDecimal.valueOf(cents, 2).toPlainString());',
+        '    body.put("callback_success", ok);',
+        '    body.put("count", BigDecimal.valueOf(cents, 2));',
+        '    return body;',
+        '  }',
+        '  OrderRequest request(long cents) {',
+        '    return new OrderRequest(BigDecimal.valueOf(cents).movePointLeft(2).toString(), "Tea");',
+        '  }',
+        '  String plain(long cents) { return String.valueOf(cents); }',
+        '}',
+      ]),
+    ).toEqual(['4 error PO104', '10 error PO104']);
+    expect(
+      await check('orders.py', [
+        'from decimal import Decimal',
+        'def body(total):',
+        '    return {"amount": str(Decimal(total).quantize(Decimal("0.01"))), "callback_success": ok}',
+        'def whole(total):',
+        '    return {"amount": str(int(Decimal(total).quantize(Decimal("1")))), "callback_success": ok}',
+      ]),
+    ).toEqual(['3 error PO104']);
+  });
+
+  it('rounding cents to two places is still cents: round($total * 100, 2) is not a decimal amount; round($total, 2) is', async () => {
+    expect(
+      await check('Pay.php', [
+        '<?php',
+        "$order = ['amount' => (string) (int) round((float) $total * 100, 2), 'callback_success' => $ok];",
+        "$legacy = ['amount' => (string) round($total, 2), 'callback_success' => $ok];",
+      ]),
+    ).toEqual(['3 error PO104']);
+  });
+
+  it('shell: the link read by a function of the script, grep or sed, not only by jq', async () => {
+    expect(
+      await check('pay.sh', [
+        '#!/bin/sh',
+        'resp=$(curl -s -X POST "$CHECKOUT_URL/v2/api/checkout" -d "$body")',
+        'link=$(echo "$resp" | json_get checkoutLink)',
+        'link=$(echo "$resp" | grep -o \'"checkoutLink":"[^"]*"\' | cut -d\'"\' -f4)',
+        'link=$(echo "$resp" | json_get checkout_link)',
+      ]),
+    ).toEqual([
+      '3 error PO105 → link=$(echo "$resp" | json_get checkout_link)',
+      '4 error PO105 → link=$(echo "$resp" | grep -o \'"checkout_link":"[^"]*"\' | cut -d\'"\' -f4)',
+    ]);
+  });
+
+  it('a language without a grammar: a version prefix as a default, the link read by a regular expression', async () => {
+    expect(
+      await check('Client.pm', [
+        'package PayOrder::Client;',
+        "my $self = { base => $args{base}, prefix => $args{prefix} // '/1' };",
+        'my ($link) = $body =~ /"checkoutLink":"([^"]+)"/;',
+        "my $next = $page->{'next'} // '/1';",
+      ]),
+    ).toEqual([
+      "2 warning PO101 → my $self = { base => $args{base}, prefix => $args{prefix} // '/v2/api' };",
+      '3 warning PO105 → my ($link) = $body =~ /"checkout_link":"([^"]+)"/;',
+    ]);
+  });
+
+  it('a version kept in a config array and joined later is fixed where the array sets it', async () => {
+    expect(
+      await check('Client.php', [
+        '<?php',
+        'class PayOrderClient {',
+        "    private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => '1'];",
+        '    public function tokenUrl() {',
+        "        return $this->config['auth_base'] . '/' . $this->config['api_version'] . '/auth/token';",
+        '    }',
+        '}',
+      ]),
+    ).toEqual([
+      "5 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
+    ]);
+  });
+});
+
+describe('v1 shapes across the files of a client', () => {
+  const checkFolder = async (files: Record<string, string>) => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const result = await runInProcess(['migrate-check', dir, '--json'], {
+      env: { PAYORDER_NOW: '2026-12-21T10:00:00Z' },
+    });
+    const report = JSON.parse(result.stdout) as { findings: Finding[] };
+    return report.findings.map(
+      (f) => `${f.location.file.slice(dir.length + 1)}:${f.location.line} ${f.rule} ${f.message}`,
+    );
+  };
+
+  it('a version prefix defined in the config file the client uses is followed into the client', async () => {
+    expect(
+      await checkFolder({
+        'config.php':
+          "<?php\ndefine('PO_API_PREFIX', '/1');\ndefine('PO_AUTH_HOST', getenv('PO_AUTH_HOST'));\n",
+        'payorder.php': [
+          '<?php',
+          "require_once __DIR__ . '/config.php';",
+          "$token = po_request('POST', PO_AUTH_HOST . PO_API_PREFIX . '/auth/token', ['client_secret_id' => $secret]);",
+          '',
+        ].join('\n'),
+        'unused.php': "<?php\ndefine('API_BASE', '/1');\n",
+      }),
+    ).toEqual([
+      'config.php:2 PO101 a v1 address (the /1 version prefix)',
+      'payorder.php:3 PO101 a v1 address (the /1 version prefix), through PO_API_PREFIX',
+    ]);
+    expect(
+      await checkFolder({
+        'settings.py': 'API_PREFIX = "/1"\n',
+        'client.py': [
+          'from .settings import API_PREFIX',
+          'import requests',
+          'def token(base, secret):',
+          '    return requests.post(base + API_PREFIX + "/auth/token", json={"client_secret_id": secret})',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([
+      'client.py:4 PO101 a v1 address (the /1 version prefix), through API_PREFIX',
+      'settings.py:1 PO101 a v1 address (the /1 version prefix)',
+    ]);
+  });
+});
