@@ -1,8 +1,9 @@
 /**
  * Builds dist/ from src/: the CLI as one CommonJS file (dist/cli.cjs), which bin/payorder.js loads
  * with Node's compile cache on, the sandbox server for other programs to import (dist/sandbox.js),
- * migrate-check's worker threads (dist/syntax-worker.cjs) and grammars, and THIRD_PARTY_LICENSES, the
- * licences of the packages bundled into them. `npm run build` runs this file; the test run's global
+ * migrate-check's worker threads (dist/syntax-worker.cjs) and grammars, THIRD_PARTY_LICENSES, the
+ * licences of the packages bundled into them and of the grammars, and dist/sbom.cdx.json, the
+ * CycloneDX bill of materials of the same packages. `npm run build` runs this file; the test run's global
  * setup imports buildIfChanged() so that tests never run a stale dist/.
  *
  * The bundle holds every dependency, so the published package has none: they are all
@@ -23,12 +24,16 @@ import {
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { cycloneDx } from './sbom.mjs';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** The software bill of materials, in dist/ (.ci/sbom.mjs). */
+const SBOM = 'sbom.cdx.json';
+
 /** The build's output. */
-const OUTPUTS = ['cli.cjs', 'syntax-worker.cjs', 'sandbox.js', 'grammars'];
+const OUTPUTS = ['cli.cjs', 'syntax-worker.cjs', 'sandbox.js', 'grammars', SBOM];
 
 /** Minified: a smaller package, and start-up no slower (measured on --help and order get --help). */
 const MINIFY = true;
@@ -203,6 +208,7 @@ function inputsHash() {
     ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)),
     '.ci/build.mjs',
     '.ci/third-party-licenses.mjs',
+    '.ci/sbom.mjs',
     ...readdirSync(join(ROOT, '.ci/licenses')).map((file) => join('.ci/licenses', file)),
     'package.json',
     'package-lock.json',
@@ -240,7 +246,8 @@ export async function buildIfChanged() {
  */
 export async function build() {
   rmSync(BUILT_FROM, { force: true });
-  const { version, license } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const self = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { version, license } = self;
   removeDeadBuilds();
   const next = join(ROOT, `dist/.build-${process.pid}`);
   // Every output file carries a line saying where the notices of the code bundled into it now are.
@@ -255,7 +262,8 @@ export async function build() {
       plugins: [leaveOut, licenses.plugin],
       metafile: true,
     });
-    licenses.complete(metafile);
+    const shipped = licenses.complete(metafile, GRAMMARS);
+    writeFileSync(join(next, SBOM), `${JSON.stringify(cycloneDx(self, shipped), null, 2)}\n`);
     writeFileSync(join(next, 'sandbox.js'), SANDBOX_MODULE);
     copyGrammars(join(next, 'grammars'));
     for (const output of OUTPUTS) swapIn(join(next, output), join(ROOT, 'dist', output));

@@ -1,15 +1,17 @@
 /**
- * THIRD_PARTY_LICENSES: the licences of the packages bundled into dist/. The bundle strips their
+ * THIRD_PARTY_LICENSES: the licences of what the package ships of others: the packages bundled into
+ * dist/, and those whose WebAssembly grammars are copied into dist/grammars/. The bundle strips their
  * own notices (esbuild's legalComments), so this file carries them: each package's name, version,
- * declared licence and the full text of its licence file.
+ * declared licence, the grammar files taken from it, and the full text of its licence file.
  *
  * esbuild-plugin-license collects the packages as esbuild loads their files. It names a file's
  * package by the nearest package.json and skips files under one without a name, which some packages
  * keep in their subfolders (zod does); the build's metafile says what the output really holds, and
- * the packages the plugin missed are added from it.
+ * the packages the plugin missed are added from it. The same list, with where each package is in
+ * node_modules and which files of dist/ hold it, is what the build's SBOM lists (sbom.mjs).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import license from 'esbuild-plugin-license';
 
@@ -24,9 +26,14 @@ function licenseFileText(folder) {
   return file === undefined ? '' : readFileSync(join(folder, file), 'utf8');
 }
 
+/** The grammar files a package gives dist/grammars/, as a line of the file; '' when none. */
+const grammarLine = (files) =>
+  files.length === 0 ? '' : `Shipped as ${files.map((file) => `dist/${file}`).join(', ')}.\n\n`;
+
 /** One package's part of the file; a package without a licence file stops the build unless .ci/licenses/ has its licence. */
-function section({ packageJson, licenseText }) {
-  const heading = `${packageJson.name} ${packageJson.version} (${packageJson.license})`;
+function section({ packageJson, licenseText, files }) {
+  const heading =
+    `${packageJson.name} ${packageJson.version} (${packageJson.license})\n\n${grammarLine(files.filter((file) => file.endsWith('.wasm')))}`.trimEnd();
   if (licenseText.trim() !== '') return `${heading}\n\n${licenseText.trim()}`;
   const standard = join(STANDARD_TEXTS, `${packageJson.license}.txt`);
   if (!existsSync(standard))
@@ -48,9 +55,45 @@ function render(packages) {
   ].join(`\n\n${'-'.repeat(80)}\n\n`);
 }
 
+/** The package folder (node_modules/<package>, the innermost) of a path in node_modules; undefined outside. */
+const packageFolderOf = (path) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+
+/** A bundled or copied package: its package.json, licence text, folder (from the root) and files of dist/. */
+function shippedPackage(folder, files) {
+  const packageJson = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8'));
+  return { packageJson, licenseText: licenseFileText(join(ROOT, folder)), folder, files: [...files].sort() };
+}
+
 /**
- * The licence plugin for the build, writing `file`, and complete(metafile), which adds to `file`
- * the bundled packages the plugin missed. `banner` is prepended to every output file.
+ * The packages dist/ holds: from the metafile, each package some of whose code is in the bundle, with
+ * the output files that hold it; then the packages of `grammars` ("package/path" of the files copied into dist/grammars/).
+ */
+function packagesShipped(metafile, grammars) {
+  const files = new Map();
+  const add = (folder, file) => files.set(folder, (files.get(folder) ?? new Set()).add(file));
+  for (const [output, { inputs }] of Object.entries(metafile.outputs))
+    for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
+      const folder = packageFolderOf(input);
+      if (folder !== undefined && bytesInOutput > 0) add(folder, basename(output));
+    }
+  for (const grammar of grammars)
+    add(packageFolderOf(`node_modules/${grammar}`), `grammars/${basename(grammar)}`);
+  // One package of one version may be installed in two folders: one entry, its files together.
+  const byVersion = new Map();
+  for (const [folder, held] of files) {
+    const shipped = shippedPackage(folder, held);
+    const key = `${shipped.packageJson.name}@${shipped.packageJson.version}`;
+    const known = byVersion.get(key);
+    if (known) known.files = [...new Set([...known.files, ...shipped.files])].sort();
+    else byVersion.set(key, shipped);
+  }
+  return [...byVersion.values()];
+}
+
+/**
+ * The licence plugin for the build, writing `file`, and complete(metafile, grammars), which writes
+ * `file` whole (the packages the plugin missed added, the grammar packages too) and gives the
+ * packages shipped. `banner` is prepended to every output file.
  */
 export function thirdPartyLicenses(file, banner) {
   const { name: self } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -62,27 +105,22 @@ export function thirdPartyLicenses(file, banner) {
         file,
         template(dependencies) {
           loaded = dependencies.filter(({ packageJson }) => packageJson.name !== self);
-          return render(loaded);
+          return render(loaded.map((dependency) => ({ ...dependency, files: [] })));
         },
       },
     },
   });
 
-  function complete(metafile) {
-    const listed = new Set(loaded.map(({ packageJson }) => packageJson.name));
-    const missed = new Map();
-    const folders = new Set();
-    for (const output of Object.values(metafile.outputs))
-      for (const input of Object.keys(output.inputs)) {
-        // The innermost node_modules/<package>/ of the input's path.
-        const folder = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
-        if (folder === undefined || folders.has(folder)) continue;
-        folders.add(folder);
-        const packageJson = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8'));
-        if (!listed.has(packageJson.name))
-          missed.set(packageJson.name, { packageJson, licenseText: licenseFileText(join(ROOT, folder)) });
-      }
-    if (missed.size > 0) writeFileSync(file, render([...loaded, ...missed.values()]));
+  function complete(metafile, grammars) {
+    const shipped = packagesShipped(metafile, grammars);
+    const found = new Set(shipped.map(({ packageJson }) => `${packageJson.name}@${packageJson.version}`));
+    // A package the plugin saw load whose code the bundle dropped entirely keeps its licence here,
+    // as before; the SBOM lists only what dist/ holds.
+    const dropped = loaded
+      .filter(({ packageJson }) => !found.has(`${packageJson.name}@${packageJson.version}`))
+      .map((dependency) => ({ ...dependency, files: [] }));
+    writeFileSync(file, render([...shipped, ...dropped]));
+    return shipped;
   }
 
   return { plugin, complete };

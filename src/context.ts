@@ -133,7 +133,10 @@ export function buildContext({
     signal,
     forced: forced ?? new AbortController().signal,
     store() {
-      store ??= import('./store/profile-store.js').then(({ openStore }) => openStore(env));
+      // A wait for another process's lock is said even with --quiet: a command must not seem to hang.
+      store ??= import('./store/profile-store.js').then(({ openStore }) =>
+        openStore(env, { notice: (line) => context.io.stderr.write(`${escapeControl(line)}\n`) }),
+      );
       return store;
     },
     dataFolder() {

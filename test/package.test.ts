@@ -1,7 +1,7 @@
 /**
  * The published package: `npm pack` yields a tarball that installs payorder alone (the bundle holds
- * every dependency) with no install script, carries the licences of what it bundles and the
- * completions, and runs on every Node it supports: the engines floor (the oldest 22), the latest 22,
+ * every dependency) with no install script, carries the licences of what it bundles and of its
+ * grammars, its SBOM and the completions, and runs on every Node it supports: the engines floor (the oldest 22), the latest 22,
  * the oldest 24 allowed, the toolchain's 24 and 26, each but the toolchain's from .ci/runtimes.mjs.
  *
  * The tarball is packed once and installed twice, at the same time:
@@ -13,6 +13,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeRuntime, RUNTIMES } from '../.ci/runtimes.mjs';
@@ -144,6 +145,27 @@ describe('the installed package', () => {
     );
     expect(existsSync(join(installed, 'src'))).toBe(false);
   });
+  it('carries its SBOM, which lists the bundled packages and the grammars, and the grammars’ licences', async () => {
+    const text = readFileSync(join(installed, 'dist/sbom.cdx.json'), 'utf8');
+    expect(await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(text)).toBeNull();
+    const sbom = JSON.parse(text);
+    expect(sbom.metadata.component).toMatchObject({ name: 'payorder', version });
+    const names = sbom.components.map((component: { group?: string; name: string }) =>
+      component.group ? `${component.group}/${component.name}` : component.name,
+    );
+    for (const name of ['commander', 'ky', 'zod', 'undici', 'conf', '@vscode/tree-sitter-wasm'])
+      expect(names, name).toContain(name);
+    // Every place the SBOM names is a file of the installed package.
+    for (const component of sbom.components)
+      for (const { location } of component.evidence?.occurrences ?? [])
+        expect(existsSync(join(installed, location)), location).toBe(true);
+    const licenses = readFileSync(join(installed, 'THIRD_PARTY_LICENSES'), 'utf8');
+    for (const grammar of readdirSync(join(installed, 'dist/grammars')))
+      expect(licenses, grammar).toContain(`dist/grammars/${grammar}`);
+    expect(licenses).toMatch(
+      /^@tree-sitter-grammars\/tree-sitter-hcl [\d.]+ \(Apache-2\.0\)\n\nShipped as [^\n]*\n\n[\s\S]*Apache License/m,
+    );
+  });
 });
 
 describe('the packed package', () => {
@@ -157,7 +179,8 @@ describe('the packed package', () => {
     const grammars = join(dist, 'grammars');
     const code = readdirSync(dist, { recursive: true, encoding: 'utf8' })
       .map((file) => join(dist, file))
-      .filter((file) => !file.startsWith(grammars) && statSync(file).isFile())
+      // Its code: the SBOM beside it is data.
+      .filter((file) => !file.startsWith(grammars) && /\.c?js$/.test(file) && statSync(file).isFile())
       .reduce((total, file) => total + statSync(file).size, 0);
     expect(code).toBeLessThanOrEqual(1_600_000);
     // Packed again as npm packs (gzip's default level), with the grammars taken out.

@@ -11,11 +11,9 @@ import { readForced } from './faults.js';
 import { ORDER_NOT_FOUND, type SandboxOrder } from './orders.js';
 import { isLoopbackName } from './request-guard.js';
 import { json, type Router } from './router.js';
-import { changeStatus } from './status-change.js';
+import { changeStatus, STATE_NAME } from './status-change.js';
 
 export const CONTROL_PREFIX = '/_sandbox';
-
-const STATUS = /^[A-Z][A-Z_]{1,31}$/;
 
 function objectBody(raw: string | undefined): Record<string, unknown> | undefined {
   if (raw === undefined || raw.trim() === '') return {};
@@ -88,9 +86,9 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
     const order = core.orders.find(params.uuid!);
     if (!order) return json(ORDER_NOT_FOUND.body, ORDER_NOT_FOUND.status);
     const { status, from } = objectBody(body) ?? {};
-    if (typeof status !== 'string' || !STATUS.test(status))
+    if (typeof status !== 'string' || !STATE_NAME.test(status))
       return badRequest('status must be an upper-case state name, e.g. PAID');
-    if (from !== undefined && (typeof from !== 'string' || !STATUS.test(from)))
+    if (from !== undefined && (typeof from !== 'string' || !STATE_NAME.test(from)))
       return badRequest('from, when given, must be an upper-case state name, e.g. PENDING');
     if (status === ORDER_STATES.refunded && order.version !== 'v2')
       return badRequest('REFUNDED exists only in v2; this order was created on v1', 409);

@@ -1,61 +1,68 @@
 /**
  * The service as the sandbox serves it, as one OpenAPI 3.1 document of both versions: the six paths
- * written out in full, the request and answer bodies generated from the contract's zod schemas, and
- * the error catalog (every status, code and text). Served at GET /_sandbox/openapi.json and printed
- * by `payorder sandbox --openapi`, for Postman or a client generator.
+ * written out in full, the request bodies generated from the contract's zod schemas, the answers
+ * written as exactly what the sandbox sends (checked against its real answers by the suite, and
+ * linted there), and the error catalog (every status, code and text). Served at GET
+ * /_sandbox/openapi.json and printed by `payorder sandbox --openapi`, for Postman, a client
+ * generator or a contract tester.
  */
 import * as z from 'zod/mini';
-import { CATALOG, type CatalogEntry, type Endpoint, errorBody } from '../contract/catalog.js';
-import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES } from '../contract/fields.js';
-import { orderRequestSchema, orderSchema } from '../contract/schemas.js';
+import { CATALOG, type CatalogEntry, type Endpoint } from '../contract/catalog.js';
+import { GRANT_TYPE, ORDER_FIELDS, ORDER_STATES, TOKEN_RESPONSE_FIELDS } from '../contract/fields.js';
+import { orderRequestSchema } from '../contract/schemas.js';
 import { tokenRequestSchema, tokenResponseSchema } from '../contract/token.js';
 import { API_VERSIONS, type ApiVersion, PATHS, V1_SUNSET } from '../contract/versions.js';
 import { VERSION } from '../version.js';
-import { BODY_LIMIT } from './http-listener.js';
+import { orderSchema } from './openapi-orders.js';
+import {
+  errorResponses,
+  json,
+  messageOnly,
+  ref,
+  rowsOf,
+  SANDBOX_REFUSAL,
+  type Schema,
+  withSandboxAnswers,
+} from './openapi-responses.js';
 import { ORDER_NOT_FOUND, ORDERS_FULL } from './orders.js';
-
-type Schema = Record<string, unknown>;
 
 /** A contract schema as JSON Schema (2020-12, what OpenAPI 3.1 uses), without its own $schema line. */
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Schema {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Schema;
-  return rest;
-}
-
-/** `schema` with some of its properties replaced (`patch` at the top, `links` in its links object). */
-function withProperties(schema: Schema, patch: Schema, links: Schema = {}): Schema {
-  const properties = { ...(schema.properties as Schema), ...patch };
-  const linkSchema = properties[ORDER_FIELDS.links] as Schema | undefined;
-  if (linkSchema && Object.keys(links).length > 0) {
-    properties[ORDER_FIELDS.links] = {
-      ...linkSchema,
-      properties: { ...(linkSchema.properties as Schema), ...links },
-    };
-  }
-  return { ...schema, properties };
+  return withFilledRule(rest);
 }
 
 /**
+ * A required text is read trimmed (token.ts `filled`), so one of spaces is refused as missing (3001,
+ * 1001). zod's JSON Schema has no word for the trim and says only minLength 1, which spaces pass:
+ * each such field also gets a pattern that asks for a character other than white space.
+ */
+function withFilledRule(schema: Schema): Schema {
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, property]) => [
+      name,
+      property.minLength === 1
+        ? { ...property, pattern: '\\S', description: 'not empty, nor only white space' }
+        : property,
+    ]),
+  );
+  return { ...schema, properties };
+}
+
+/** `schema` with some of its properties replaced. */
+const withProperties = (schema: Schema, patch: Schema): Schema => ({
+  ...schema,
+  properties: { ...(schema.properties as Schema), ...patch },
+});
+
+/**
  * The amount rules the contract checks in code (money.ts), written as patterns: v1 a decimal in
- * major units with at most 2 decimals, v2 whole cents.
+ * major units with at most 2 decimals, v2 whole cents. Only a string is an amount (a number is 1003).
  */
 const AMOUNT_IN: Record<ApiVersion, Schema> = {
   v1: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$', examples: ['12.50'] },
   v2: { type: 'string', pattern: '^[0-9]+$', examples: ['1250'] },
 };
-const AMOUNT_OUT: Record<ApiVersion, Schema> = {
-  v1: { type: 'number', description: 'the amount in major units, written with 2 decimals', examples: [12.5] },
-  v2: { type: 'string', pattern: '^[0-9]+$', description: 'the amount in cents', examples: ['1250'] },
-};
-const STATUS_OUT: Schema = {
-  type: 'string',
-  description: 'PENDING when created; the sandbox settles orders as PAID or FAILED, and REFUNDED (v2 only)',
-  examples: Object.values(ORDER_STATES),
-};
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema) => ({ 'application/json': { schema } });
-
 /** The error body of an endpoint: code (where the catalog has one) and its text field. */
 function errorSchema(endpoint: Endpoint): Schema {
   const rows = CATALOG.filter((entry: CatalogEntry) => entry.endpoint === endpoint);
@@ -67,84 +74,18 @@ function errorSchema(endpoint: Endpoint): Schema {
         type: 'string',
         enum: rows.flatMap((entry: CatalogEntry) => (entry.code ? [entry.code] : [])),
       },
-      [text]: { type: 'string', examples: [...new Set(rows.map((entry: CatalogEntry) => entry.text))] },
+      [text]: { type: 'string', enum: [...new Set(rows.map((entry: CatalogEntry) => entry.text))] },
     },
     required: [text],
+    additionalProperties: false,
   };
-}
-
-/** The error answers of an operation: one response per status, one example per catalog row. */
-function errorResponses(rows: readonly CatalogEntry[], schema: string): Schema {
-  const responses: Schema = {};
-  for (const status of [...new Set(rows.map((entry) => entry.status))].sort()) {
-    const atStatus = rows.filter((entry) => entry.status === status);
-    responses[String(status)] = {
-      description: atStatus.map((entry) => entry.condition).join('; '),
-      content: {
-        'application/json': {
-          schema: ref(schema),
-          examples: Object.fromEntries(
-            atStatus.map((entry) => [
-              entry.code ?? entry.id,
-              { summary: entry.condition, value: errorBody(entry) },
-            ]),
-          ),
-        },
-      },
-    };
-  }
-  return responses;
-}
-
-/** The body of the sandbox's own refusals (http-listener.ts), which are not the service's. */
-const SANDBOX_REFUSAL: Schema = {
-  type: 'object',
-  description: 'An answer of the sandbox itself, not of the service',
-  properties: {
-    statusCode: { type: 'integer' },
-    error: { type: 'string', examples: ['Forbidden', 'Payload Too Large'] },
-    message: { type: 'string' },
-  },
-  required: ['statusCode', 'error', 'message'],
-};
-
-const REFUSED =
-  'The sandbox refused the request: its Host is not a name of the sandbox, or a web page sent it (a foreign Origin, Sec-Fetch-Site cross-site)';
-
-/**
- * `responses` with the sandbox's own refusals: 403 for every request (beside a 403 of the catalog,
- * when there is one), and 413 where a body is read.
- */
-function withRefusals(responses: Schema, readsBody: boolean): Schema {
-  const catalog403 = responses['403'] as { description: string; content: Record<string, Schema> } | undefined;
-  const forbidden = catalog403
-    ? {
-        description: `${catalog403.description}. Or: ${REFUSED}`,
-        content: {
-          'application/json': {
-            ...catalog403.content['application/json'],
-            schema: { anyOf: [catalog403.content['application/json']!.schema, ref('SandboxRefusal')] },
-          },
-        },
-      }
-    : { description: REFUSED, content: json(ref('SandboxRefusal')) };
-  const tooLarge = {
-    description: `The body is over ${BODY_LIMIT / 1024} KiB, the sandbox's limit`,
-    content: json(ref('SandboxRefusal')),
-  };
-  return { ...responses, 403: forbidden, ...(readsBody ? { 413: tooLarge } : {}) };
 }
 
 const ORDERS_FULL_ANSWER: Schema = {
   description: 'The sandbox holds as many orders as it may (their text is limited) until it is reset',
-  content: json({
-    type: 'object',
-    properties: { message: { type: 'string', const: ORDERS_FULL.body.message } },
-    required: ['message'],
-  }),
+  content: json(messageOnly(ORDERS_FULL.body.message)),
 };
 
-const rowsOf = (ids: readonly string[]) => CATALOG.filter((entry: CatalogEntry) => ids.includes(entry.id));
 const TOKEN_ERRORS = CATALOG.filter((entry: CatalogEntry) => entry.endpoint === 'token');
 /** Order creation: v2 has no userName, so the two userName rows (1004, 1002) are v1's only. */
 const CHECKOUT_ERRORS: Record<ApiVersion, CatalogEntry[]> = {
@@ -156,24 +97,60 @@ const LOOKUP_ERRORS = rowsOf(['unauthorized', 'expired', '999']);
 /** "/1/order/:id" → "/1/order/{id}". */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
+const EXAMPLE_UUID = '3f1c9a2b-7d4e-4f60-8a1b-2c3d4e5f6a7b';
+
+/** The lookup's path parameter: v1 takes the id's last segment or the uuid, v2 the uuid. */
+function lookupParameter(version: ApiVersion): Schema {
+  const uuid = { summary: 'the uuid of the order', value: EXAMPLE_UUID };
+  return version === 'v1'
+    ? {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'the last segment of the order’s id, or its uuid',
+        schema: { type: 'string' },
+        examples: { id: { summary: 'the last segment of the order’s id', value: '3f1c9a2b7d4e4f60' }, uuid },
+      }
+    : {
+        name: 'uuid',
+        in: 'path',
+        required: true,
+        description: 'the uuid of the order',
+        schema: { type: 'string' },
+        example: EXAMPLE_UUID,
+      };
+}
+
+/** An answer of one order: the order schema of `version`, held to `status` when given. */
+function orderAnswer(description: string, version: ApiVersion, status?: string): Schema {
+  const order = ref(`Order${version.toUpperCase()}`);
+  return {
+    description,
+    content: json(
+      status ? { allOf: [order, { properties: { [ORDER_FIELDS.status]: { const: status } } }] } : order,
+    ),
+  };
+}
+
 function operations(version: ApiVersion): Schema {
   const v = version.toUpperCase();
   const deprecated = version === 'v1' ? { deprecated: true } : {};
   const common = { tags: [version], ...deprecated };
-  const lookupParam = version === 'v1' ? 'id' : 'uuid';
   return {
     [PATHS.token(version)]: {
       post: {
         ...common,
         operationId: `token${v}`,
-        summary: 'Issue an access token (grant type client_credentials)',
+        summary: `Issue an access token (grant type ${GRANT_TYPE})`,
+        // The token operation is how a client gets its bearer token: it takes none.
+        security: [],
         requestBody: { required: true, content: json(ref(`TokenRequest${v}`)) },
-        responses: withRefusals(
+        responses: withSandboxAnswers(
           {
             200: { description: 'The token', content: json(ref('TokenResponse')) },
             ...errorResponses(TOKEN_ERRORS, 'TokenError'),
           },
-          true,
+          'body',
         ),
       },
     },
@@ -184,13 +161,13 @@ function operations(version: ApiVersion): Schema {
         summary: 'Create an order and its payment link',
         security: [{ bearer: [] }],
         requestBody: { required: true, content: json(ref(`OrderRequest${v}`)) },
-        responses: withRefusals(
+        responses: withSandboxAnswers(
           {
-            200: { description: 'The order, PENDING', content: json(ref(`Order${v}`)) },
+            200: orderAnswer('The order, PENDING', version, ORDER_STATES.pending),
             ...errorResponses(CHECKOUT_ERRORS[version], 'OrderError'),
             507: ORDERS_FULL_ANSWER,
           },
-          true,
+          'body',
         ),
       },
     },
@@ -203,22 +180,18 @@ function operations(version: ApiVersion): Schema {
             ? 'Look an order up by its id (its last segment) or its uuid'
             : 'Look an order up by its uuid',
         security: [{ bearer: [] }],
-        parameters: [{ name: lookupParam, in: 'path', required: true, schema: { type: 'string' } }],
-        responses: withRefusals(
+        parameters: [lookupParameter(version)],
+        responses: withSandboxAnswers(
           {
-            200: { description: 'The order with its current status', content: json(ref(`Order${v}`)) },
+            200: orderAnswer('The order with its current status', version),
             404: {
               description:
                 'No such order, an order of another account, or one created on the other version (the sandbox’s choice)',
-              content: json({
-                type: 'object',
-                properties: { message: { type: 'string', const: ORDER_NOT_FOUND.body.message } },
-                required: ['message'],
-              }),
+              content: json(messageOnly(ORDER_NOT_FOUND.body.message)),
             },
             ...errorResponses(LOOKUP_ERRORS, 'OrderError'),
           },
-          false,
+          'path',
         ),
       },
     },
@@ -227,7 +200,9 @@ function operations(version: ApiVersion): Schema {
 
 function schemas(): Schema {
   const out: Schema = {
-    TokenResponse: jsonSchema(tokenResponseSchema, 'output'),
+    TokenResponse: withProperties(jsonSchema(tokenResponseSchema, 'output'), {
+      [TOKEN_RESPONSE_FIELDS.tokenType]: { type: 'string', const: 'Bearer' },
+    }),
     TokenError: errorSchema('token'),
     OrderError: errorSchema('order'),
     SandboxRefusal: SANDBOX_REFUSAL,
@@ -238,12 +213,7 @@ function schemas(): Schema {
     out[`OrderRequest${v}`] = withProperties(jsonSchema(orderRequestSchema[version], 'input'), {
       [ORDER_FIELDS.amount]: AMOUNT_IN[version],
     });
-    const checkout = LINK_FIELDS.checkout[version];
-    out[`Order${v}`] = withProperties(
-      jsonSchema(orderSchema[version], 'output'),
-      { [ORDER_FIELDS.amount]: AMOUNT_OUT[version], [ORDER_FIELDS.status]: STATUS_OUT },
-      { [checkout]: { type: 'string', format: 'uri', description: 'the payment link' } },
-    );
+    out[`Order${v}`] = orderSchema(version);
   }
   return out;
 }
@@ -255,12 +225,15 @@ export function openApiDocument(serverUrl: string): Schema {
     info: {
       title: 'Payment Order Service (payorder sandbox)',
       version: VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Token issuance, order creation and order lookup, versions 1 and 2, as the payorder sandbox serves them ' +
         `on one address. v1 is deprecated and switched off after ${V1_SUNSET}. Where the specification shows ` +
         'nothing (v2 and lookup error bodies, the lookup answer, states after payment), these are the sandbox’s ' +
-        'choices: v2 errors use the v1 order error shape and codes, and a lookup answers the order in its ' +
-        "version's shape.",
+        "choices: v2 errors use the v1 order error shape and codes, and a lookup answers the order in its version's " +
+        'shape. POST /_sandbox/force can make any operation answer any row of the error catalog, or a fault ' +
+        '(429, 502, 503, a delay, no answer, a cut connection, a truncated body); each operation lists its own rows ' +
+        'and the faults that have an answer.',
     },
     servers: [{ url: serverUrl, description: 'payorder sandbox' }],
     tags: [

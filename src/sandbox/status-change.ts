@@ -6,6 +6,9 @@ import { orderResponseBody } from '../contract/schemas.js';
 import type { SandboxCore } from './core.js';
 import type { SandboxOrder } from './orders.js';
 
+/** A state an order may be put in (POST /_sandbox/orders/:uuid/status): an upper-case name. */
+export const STATE_NAME = /^[A-Z][A-Z_]{1,31}$/;
+
 export function changeStatus(core: SandboxCore, order: SandboxOrder, status: string): void {
   core.orders.setStatus(order, status, core.now());
   const targets = new Set(core.listeners.values());

@@ -32,6 +32,7 @@ import { readersOf, refusalOf } from './private-path.js';
 import type { StoreData } from './profile-data.js';
 import { shapeProblem } from './profile-schema.js';
 import { brokenStore, storeIoError, wrongShape } from './store-errors.js';
+import { type LockOptions, lockStore } from './store-lock.js';
 
 export type { StoreData } from './profile-data.js';
 
@@ -56,6 +57,8 @@ export class ProfileStore {
   constructor(
     readonly dir: string,
     readonly path: string,
+    /** How a wait for the lock is told and how long it lasts (store-lock.ts). */
+    readonly lock: LockOptions = {},
   ) {}
 
   /**
@@ -92,12 +95,10 @@ export class ProfileStore {
    */
   async update<T>(change: (data: StoreData) => Promise<T> | T): Promise<T> {
     this.#prepareFolder();
-    const [{ default: lockfile }, { default: ConfClass }] = await Promise.all([
-      import('proper-lockfile'),
-      import('conf'),
-    ]);
-    const release = await this.#lock(lockfile);
+    const loadingConf = import('conf');
+    const release = await lockStore(this.dir, this.lock);
     try {
+      const { default: ConfClass } = await loadingConf;
       const data = this.read();
       const result = await change(data);
       try {
@@ -117,33 +118,6 @@ export class ProfileStore {
       return result;
     } finally {
       await release();
-    }
-  }
-
-  /**
-   * Takes the cross-process lock (a folder config.lock beside the store). proper-lockfile retries on
-   * any error, so a first attempt without retries tells a lock another process holds (worth waiting
-   * for) from a folder that refuses it (permissions, a full or read-only disk: said at once).
-   */
-  async #lock(lockfile: typeof import('proper-lockfile')): Promise<() => Promise<void>> {
-    const options = {
-      lockfilePath: join(this.dir, 'config.lock'),
-      realpath: false,
-      stale: 15_000,
-      onCompromised: () => {},
-    };
-    try {
-      try {
-        return await lockfile.lock(this.dir, { ...options, retries: 0 });
-      } catch (error) {
-        if (errnoOf(error) !== 'ELOCKED') throw error;
-      }
-      return await lockfile.lock(this.dir, {
-        ...options,
-        retries: { retries: 600, factor: 1.3, minTimeout: 5, maxTimeout: 100 },
-      });
-    } catch (error) {
-      throw storeIoError(error, 'folder', this.dir, 'write');
     }
   }
 
@@ -218,8 +192,8 @@ export class ProfileStore {
 }
 
 /** The store's folder: PAYORDER_CONFIG_DIR, else $XDG_CONFIG_HOME/payorder (usually ~/.config/payorder). */
-export function openStore(env: Env): ProfileStore {
+export function openStore(env: Env, lock: LockOptions = {}): ProfileStore {
   const base = env.XDG_CONFIG_HOME || join(env.HOME ?? homedir(), '.config');
   const dir = env.PAYORDER_CONFIG_DIR || join(base, 'payorder');
-  return new ProfileStore(dir, join(dir, 'config.json'));
+  return new ProfileStore(dir, join(dir, 'config.json'), lock);
 }
