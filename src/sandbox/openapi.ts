@@ -11,7 +11,7 @@ import { CATALOG, type CatalogEntry, type Endpoint } from '../contract/catalog.j
 import { GRANT_TYPE, ORDER_FIELDS, ORDER_STATES, TOKEN_RESPONSE_FIELDS } from '../contract/fields.js';
 import { orderRequestSchema } from '../contract/schemas.js';
 import { tokenRequestSchema, tokenResponseSchema } from '../contract/token.js';
-import { API_VERSIONS, type ApiVersion, PATHS, V1_SUNSET } from '../contract/versions.js';
+import { API_VERSIONS, type ApiVersion, PATHS, V1_GONE, V1_SUNSET } from '../contract/versions.js';
 import { VERSION } from '../version.js';
 import { orderSchema } from './openapi-orders.js';
 import {
@@ -132,9 +132,23 @@ function orderAnswer(description: string, version: ApiVersion, status?: string):
   };
 }
 
+/** What every v1 operation answers once v1 is switched off (V1_GONE), in its endpoint's error field. */
+const switchedOff = (field: 'description' | 'message'): Schema => ({
+  [V1_GONE.status]: {
+    description: `From the day after ${V1_SUNSET} on the sandbox's clock: v1 is switched off (the spec shows no status; this is the sandbox's)`,
+    content: json({
+      type: 'object',
+      properties: { [field]: { type: 'string', const: V1_GONE.text } },
+      required: [field],
+      additionalProperties: false,
+    }),
+  },
+});
+
 function operations(version: ApiVersion): Schema {
   const v = version.toUpperCase();
   const deprecated = version === 'v1' ? { deprecated: true } : {};
+  const gone = (field: 'description' | 'message') => (version === 'v1' ? switchedOff(field) : {});
   const common = { tags: [version], ...deprecated };
   return {
     [PATHS.token(version)]: {
@@ -149,6 +163,7 @@ function operations(version: ApiVersion): Schema {
           {
             200: { description: 'The token', content: json(ref('TokenResponse')) },
             ...errorResponses(TOKEN_ERRORS, 'TokenError'),
+            ...gone('description'),
           },
           'body',
         ),
@@ -166,6 +181,7 @@ function operations(version: ApiVersion): Schema {
             200: orderAnswer('The order, PENDING', version, ORDER_STATES.pending),
             ...errorResponses(CHECKOUT_ERRORS[version], 'OrderError'),
             507: ORDERS_FULL_ANSWER,
+            ...gone('message'),
           },
           'body',
         ),
@@ -190,6 +206,7 @@ function operations(version: ApiVersion): Schema {
               content: json(messageOnly(ORDER_NOT_FOUND.body.message)),
             },
             ...errorResponses(LOOKUP_ERRORS, 'OrderError'),
+            ...gone('message'),
           },
           'path',
         ),

@@ -124,6 +124,22 @@ describe('the document and the sandbox’s real answers', () => {
       }
   });
 
+  it('v1 after its sunset on the sandbox clock: 410 on every v1 operation', async () => {
+    const { check } = await documented();
+    const token = await tokenFor(sb.url, 'v1');
+    await call(sb.url, 'POST', '/_sandbox/clock', { now: '2027-01-01T00:00:00Z' });
+    const paths = PATHS.v1;
+    const replies = [
+      [paths.token, 'post', await call(sb.url, 'POST', paths.token, tokenBody('v1'))],
+      [paths.checkout, 'post', await call(sb.url, 'POST', paths.checkout, orderBody('v1'), token)],
+      [paths.lookup, 'get', await call(sb.url, 'GET', `${paths.lookupAt}0000`, undefined, token)],
+    ] as const;
+    for (const [path, method, reply] of replies) {
+      expect(reply.status).toBe(410);
+      check(path, method, reply);
+    }
+  });
+
   it('the sandbox’s refusals: a foreign Origin, a body over the limit, headers over the limit', async () => {
     const { check } = await documented();
     const foreign = await fetch(`${sb.url}/v2/api/checkout`, {
