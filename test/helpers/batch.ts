@@ -5,7 +5,10 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import { NOT_SENT_ERROR } from '../../src/orders/batch.js';
+import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
+import { SHOP } from './cli.js';
 
 /** Input line `n`: an order of n.nn (n and its last two digits), described "line n". */
 export const orderLine = (n: number, extra: Record<string, unknown> = {}) =>
@@ -50,3 +53,20 @@ export const sentEvents = (file: string) => {
   const last = new Map(journalRecords(file).map((record) => [record.key as string, record]));
   return [...last.values()].filter((record) => record.error !== NOT_SENT_ERROR).map((record) => record.event);
 };
+
+/** The target of a journal the sandbox's defaults fill, for the journal's own tests. */
+export const SANDBOX_TARGET: JournalTarget = {
+  env: 'sandbox',
+  api: 'v2',
+  auth: SANDBOX_DEFAULT_URL,
+  checkout: SANDBOX_DEFAULT_URL,
+  client_id: SHOP.clientId,
+};
+
+/** A "sending" record of line `line` under `key`, at a fixed time. */
+export const sendingRecord = (key: string, line: number): JournalRecord => ({
+  key,
+  line,
+  event: 'sending',
+  at: '2026-06-01T12:00:00.000Z',
+});

@@ -6,25 +6,17 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import type { CliError as CliErrorType } from '../../src/errors.js';
-import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
-import { SHOP, tempDir } from '../helpers/cli.js';
+import { SANDBOX_TARGET, sendingRecord } from '../helpers/batch.js';
+import { tempDir } from '../helpers/cli.js';
 
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
   return { ...real, writeSync: vi.fn(real.writeSync) };
 });
 
-const TARGET: JournalTarget = {
-  env: 'sandbox',
-  api: 'v2',
-  auth: SANDBOX_DEFAULT_URL,
-  checkout: SANDBOX_DEFAULT_URL,
-  client_id: SHOP.clientId,
-};
-const AT = '2026-06-01T12:00:00.000Z';
-const sending = (key: string, line: number): JournalRecord => ({ key, line, event: 'sending', at: AT });
+const TARGET = SANDBOX_TARGET;
+const sending = sendingRecord;
 
 let openJournal: typeof import('../../src/orders/batch-journal.js').openJournal;
 let CliError: typeof import('../../src/errors.js').CliError;

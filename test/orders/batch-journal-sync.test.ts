@@ -6,10 +6,9 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
-import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
-import { journalRecords, writeOrderLines } from '../helpers/batch.js';
-import { SHOP, tempDir } from '../helpers/cli.js';
+import type { JournalRecord } from '../../src/orders/batch-journal.js';
+import { journalRecords, SANDBOX_TARGET, sendingRecord, writeOrderLines } from '../helpers/batch.js';
+import { tempDir } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
 import { call, journal } from '../helpers/sandbox.js';
 
@@ -49,15 +48,8 @@ function holdSyncs() {
   };
 }
 
-const TARGET: JournalTarget = {
-  env: 'sandbox',
-  api: 'v2',
-  auth: SANDBOX_DEFAULT_URL,
-  checkout: SANDBOX_DEFAULT_URL,
-  client_id: SHOP.clientId,
-};
-const AT = '2026-06-01T12:00:00.000Z';
-const sending = (n: number): JournalRecord => ({ key: `k#${n}`, line: n, event: 'sending', at: AT });
+const TARGET = SANDBOX_TARGET;
+const sending = (n: number): JournalRecord => sendingRecord(`k#${n}`, n);
 
 describe('the journal on the disk', () => {
   it('records written in one turn share one fdatasync; a record written during it waits for the next', async () => {
