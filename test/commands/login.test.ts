@@ -11,7 +11,7 @@ import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
 import { call, journal } from '../helpers/sandbox.js';
 import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp, unusedPort } from '../helpers/servers.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 const storeExists = () => existsSync(e2e.storeFile());
 const sandbox = (version: ApiVersion = 'v2'): Target => ({
   profile: 'default',

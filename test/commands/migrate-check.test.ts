@@ -7,7 +7,7 @@ import { cliFor, SECRET } from '../helpers/cli.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
 import { call, journal, tokenFor } from '../helpers/sandbox.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 
 /** A port on the loopback that nothing listens on: taken from the system, then let go. */
 function closedPort(): Promise<number> {

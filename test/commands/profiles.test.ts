@@ -20,7 +20,7 @@ import { call, journal } from '../helpers/sandbox.js';
 /** The second merchant's account; its secret must never be printed either. */
 const SHOP_B = { username: 'second-shop', clientId: 'shop-b-client', clientSecretId: 'Second-Secret-4411' };
 
-const e2e = useE2E({ accounts: [TEST_ACCOUNT, SHOP, SHOP_B] });
+const e2e = useE2E({ accounts: [TEST_ACCOUNT, SHOP, SHOP_B] }, { beforeSunset: true });
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/store/before-profiles.json');
 

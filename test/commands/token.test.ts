@@ -4,7 +4,7 @@ import { SECRET, SHOP } from '../helpers/cli.js';
 import { loginArgs, useE2E } from '../helpers/e2e.js';
 import { journal } from '../helpers/sandbox.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 const cached = e2e.cachedToken;
 
 describe('payorder token', () => {

@@ -106,8 +106,8 @@ export async function onTerminal(command: string, env: Record<string, string | u
 export const freshCli = () => cliFor({ configDir: tempDir() });
 
 /** A CLI bound to one config folder and one sandbox. */
-export function cliFor(base: { configDir: string; url?: string }) {
-  const baseEnv = (extra: Record<string, string | undefined> = {}) => cliEnv(base, extra);
+export function cliFor(base: { configDir: string; url?: string; env?: Record<string, string> }) {
+  const baseEnv = (extra: Record<string, string | undefined> = {}) => cliEnv(base, { ...base.env, ...extra });
   return async function run(args: string[], options: CliOptions = {}): Promise<Result> {
     if (!options.spawn && options.cwd === undefined) {
       const result = await runInProcess(args, { env: baseEnv(options.env), stdin: options.input });

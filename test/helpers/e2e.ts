@@ -10,20 +10,26 @@ import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { cachedToken } from '../../src/session/token-cache.js';
 import type { CachedToken, StoreData } from '../../src/store/profile-data.js';
 import { cliEnv, cliFor, JWT, SECRET, SHOP, tempDir } from './cli.js';
-import { call, sandboxOrders, useSandbox } from './sandbox.js';
+import { BEFORE_SUNSET, call, sandboxOrders, useSandbox } from './sandbox.js';
 
 /** An ISO time as payorder stores it. */
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
-  const sb = useSandbox({ accounts: [TEST_ACCOUNT, SHOP], ...options });
+/**
+ * A sandbox for the file's tests and a CLI logged in to it. `beforeSunset`, for files that use v1:
+ * the sandbox's clock is set before v1's sunset for each test, and payorder runs at that time
+ * (PAYORDER_NOW) unless a test gives its own, so that the file passes whatever the real date.
+ */
+export function useE2E(options: Parameters<typeof useSandbox>[0] = {}, { beforeSunset = false } = {}) {
+  const sb = useSandbox({ accounts: [TEST_ACCOUNT, SHOP], ...options }, { beforeSunset });
+  const clockEnv: Record<string, string> = beforeSunset ? { PAYORDER_NOW: BEFORE_SUNSET } : {};
   const state = {
     sb,
     dir: '',
     run: undefined as unknown as ReturnType<typeof cliFor>,
     /** The environment the CLI runs with, for tests that start it themselves. */
     env: (extra: Record<string, string | undefined> = {}) =>
-      cliEnv({ configDir: state.dir, url: sb.url }, extra),
+      cliEnv({ configDir: state.dir, url: sb.url }, { ...clockEnv, ...extra }),
     /** The store file in the test's config folder. */
     storeFile: () => join(state.dir, 'config.json'),
     /** What the store holds now. */
@@ -67,7 +73,7 @@ export function useE2E(options: Parameters<typeof useSandbox>[0] = {}) {
   };
   beforeEach(() => {
     state.dir = tempDir();
-    state.run = cliFor({ configDir: state.dir, url: sb.url });
+    state.run = cliFor({ configDir: state.dir, url: sb.url, env: clockEnv });
   });
   return state;
 }

@@ -42,8 +42,21 @@ export async function call(
   return { status: response.status, body: parsed, text, headers: response.headers };
 }
 
-/** One sandbox per test file, reset before each test. */
-export function useSandbox(options: SandboxOptions = {}) {
+/**
+ * A time before v1's sunset (2026-12-31) that tests of v1 run at, so that the suite passes whatever
+ * the real date: the sandbox's clock is set to it (`beforeSunset`), and payorder is given it as
+ * PAYORDER_NOW (e2e.ts `beforeSunset`).
+ */
+export const BEFORE_SUNSET = '2026-11-26T12:00:00.000Z';
+
+/** Sets the clock of the sandbox at `url` to BEFORE_SUNSET (a sandbox a test starts itself). */
+export const setBeforeSunset = (url: string) => call(url, 'POST', '/_sandbox/clock', { now: BEFORE_SUNSET });
+
+/**
+ * One sandbox per test file, reset before each test. `beforeSunset`: its clock is then set to
+ * BEFORE_SUNSET (it runs on from there), for files that speak v1 to it directly.
+ */
+export function useSandbox(options: SandboxOptions = {}, { beforeSunset = false } = {}) {
   const handle = { sandbox: undefined as unknown as Sandbox, url: '' };
   beforeAll(async () => {
     handle.sandbox = await startSandbox({ port: 0, notifyBackoffMs: 20, ...options });
@@ -51,6 +64,7 @@ export function useSandbox(options: SandboxOptions = {}) {
   });
   beforeEach(async () => {
     await call(handle.url, 'POST', '/_sandbox/reset');
+    if (beforeSunset) await setBeforeSunset(handle.url);
   });
   afterAll(async () => {
     await handle.sandbox?.close();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/migrate/rules.js';
 import { checkSource, checkSources } from '../../src/migrate/source.js';
 import { cliFor, tempDir } from '../helpers/cli.js';
+import { BEFORE_SUNSET } from '../helpers/sandbox.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/migrate');
 
@@ -230,7 +231,8 @@ describe('source check: worker threads', () => {
       const php = readFileSync(join(FIXTURES, 'shop-php/Checkout.php'), 'utf8');
       for (let i = 0; i < 160; i++)
         writeFileSync(join(dir, i % 2 === 0 ? `f${i}.js` : `f${i}.php`), i % 2 === 0 ? shop : php);
-      const run = cliFor({ configDir: tempDir() });
+      // One time for both runs: the report counts the days to v1's sunset.
+      const run = cliFor({ configDir: tempDir(), env: { PAYORDER_NOW: BEFORE_SUNSET } });
       // In process, payorder runs from src/, where there are no workers.
       const oneThread = await run(['migrate-check', dir, '--json']);
       const built = await run(['migrate-check', dir, '--json'], {

@@ -15,7 +15,7 @@ import {
   useSandbox,
 } from '../helpers/sandbox.js';
 
-const sb = useSandbox({ notifyAttempts: 4 });
+const sb = useSandbox({ notifyAttempts: 4 }, { beforeSunset: true });
 
 describe('GET /_sandbox', () => {
   it('lists the accounts without their secrets', async () => {

@@ -23,7 +23,7 @@ import {
   useSandbox,
 } from '../helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({}, { beforeSunset: true });
 const REDOCLY = join(import.meta.dirname, '../../node_modules/@redocly/cli/bin/cli.js');
 
 /** The served document, and a check of a real answer against what it documents. */

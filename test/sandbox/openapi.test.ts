@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/context.js';
 import { call, createOrder, tokenBody, tokenFor, useSandbox } from '../helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({}, { beforeSunset: true });
 
 const served = async () => {
   const reply = await call(sb.url, 'GET', '/_sandbox/openapi.json');

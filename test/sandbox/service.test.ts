@@ -10,7 +10,7 @@ import { call, createOrder, orderBody, tokenBody, tokenFor, useSandbox } from '.
 
 /** A second account, for what belongs to one account only. */
 const OTHER = { username: 'other-shop', clientId: 'other-client', clientSecretId: 'other-secret' };
-const sb = useSandbox({ accounts: [TEST_ACCOUNT, OTHER] });
+const sb = useSandbox({ accounts: [TEST_ACCOUNT, OTHER] }, { beforeSunset: true });
 
 describe.each(['v1', 'v2'] as const)('token endpoint %s (spec §7.1)', (version) => {
   const path = PATHS.token(version);

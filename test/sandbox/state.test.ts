@@ -8,9 +8,23 @@ import { PATHS } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { call, createOrder, orderBody, sandboxOrders, tokenFor } from '../helpers/sandbox.js';
+import {
+  call,
+  createOrder,
+  orderBody,
+  sandboxOrders,
+  setBeforeSunset,
+  tokenFor,
+} from '../helpers/sandbox.js';
 
 /** The real `payorder sandbox --state FILE` in a process of its own, so a test can kill -9 it. */
+/** A sandbox keeping its state in `file`, its clock before v1's sunset (the tests speak v1 to it). */
+async function startedBeforeSunset(file: string) {
+  const sandbox = await startSandbox({ port: 0, stateFile: file });
+  await setBeforeSunset(sandbox.url);
+  return sandbox;
+}
+
 async function spawnSandbox(file: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--state', file], {
     env: { PATH: process.env.PATH, HOME: tempDir() },
@@ -28,7 +42,10 @@ async function spawnSandbox(file: string): Promise<{ url: string; child: ChildPr
       reject(new Error(`the sandbox exited (${code}) before it listened: ${err}`)),
     );
   });
-  return { url: JSON.parse(line).url, child };
+  const { url } = JSON.parse(line);
+  // Its clock before v1's sunset: the tests speak v1 to it.
+  await setBeforeSunset(url);
+  return { url, child };
 }
 
 async function killHard(child: ChildProcess): Promise<void> {
@@ -72,12 +89,12 @@ describe('--state', () => {
   it('keeps orders across a restart, and reports a corrupt file without touching it', async () => {
     const dir = tempDir('payorder-state-');
     const file = join(dir, 'state.json');
-    const first = await startSandbox({ port: 0, stateFile: file });
+    const first = await startedBeforeSunset(file);
     const token = await tokenFor(first.url);
     const order = await createOrder(first.url, token, 'v1', { amount: '92233720368547758.07' });
     await first.close();
 
-    const second = await startSandbox({ port: 0, stateFile: file });
+    const second = await startedBeforeSunset(file);
     try {
       const again = await tokenFor(second.url);
       const found = await call(second.url, 'GET', PATHS.lookup('v1', order.uuid), undefined, again);
@@ -133,13 +150,13 @@ describe('--state', () => {
 
   it('keeps the orders before an append that a crash cut short', async () => {
     const file = join(tempDir('payorder-state-'), 'state.json');
-    const first = await startSandbox({ port: 0, stateFile: file });
+    const first = await startedBeforeSunset(file);
     const token = await tokenFor(first.url);
     const order = await createOrder(first.url, token);
     await first.close();
     writeFileSync(file, `${readFileSync(file, 'utf8')}{"version":"v2","uu`);
 
-    const second = await startSandbox({ port: 0, stateFile: file });
+    const second = await startedBeforeSunset(file);
     try {
       expect((await sandboxOrders(second.url)).map((o) => o.uuid)).toEqual([order.uuid]);
     } finally {
@@ -150,7 +167,7 @@ describe('--state', () => {
   it('reads a valid state file of the first format', async () => {
     const file = join(tempDir('payorder-state-'), 'state.json');
     writeFileSync(file, withOrder(ORDER));
-    const sandbox = await startSandbox({ port: 0, stateFile: file });
+    const sandbox = await startedBeforeSunset(file);
     try {
       const token = await tokenFor(sandbox.url);
       const found = await call(sandbox.url, 'GET', PATHS.lookup('v2', ORDER.uuid), undefined, token);
@@ -169,13 +186,15 @@ describe('--state', () => {
 
   it('a reset forgets the orders in the state file too', async () => {
     const file = join(tempDir('payorder-state-'), 'state.json');
-    const first = await startSandbox({ port: 0, stateFile: file });
+    const first = await startedBeforeSunset(file);
     const token = await tokenFor(first.url);
     await createOrder(first.url, token);
     await call(first.url, 'POST', '/_sandbox/reset');
+    // A reset puts the clock back to real time: before the sunset again, as the token was issued.
+    await setBeforeSunset(first.url);
     const kept = await createOrder(first.url, token);
     await first.close();
-    const second = await startSandbox({ port: 0, stateFile: file });
+    const second = await startedBeforeSunset(file);
     try {
       expect((await sandboxOrders(second.url)).map((o) => o.uuid)).toEqual([kept.uuid]);
     } finally {
@@ -190,7 +209,7 @@ describe('--state', () => {
     writeFileSync(victim, 'not the sandbox’s');
     // The name the temporary file once had: predictable from the process id.
     symlinkSync(victim, `${file}.${process.pid}.tmp`);
-    const sandbox = await startSandbox({ port: 0, stateFile: file });
+    const sandbox = await startedBeforeSunset(file);
     try {
       await createOrder(sandbox.url, await tokenFor(sandbox.url));
       expect((await call(sandbox.url, 'POST', '/_sandbox/reset')).status).toBe(200);
@@ -208,7 +227,7 @@ describe('--state', () => {
     const left = [`${file}.4242.tmp`, `${file}.9f86d081884c7d65.tmp`];
     const others = [`${file}.bak`, `${file}.notes.tmp`, join(dir, 'other.ndjson.4242.tmp')];
     for (const path of [...left, ...others]) writeFileSync(path, 'x'.repeat(1000));
-    const sandbox = await startSandbox({ port: 0, stateFile: file });
+    const sandbox = await startedBeforeSunset(file);
     await sandbox.close();
     expect(readdirSync(dir).sort()).toEqual([
       'other.ndjson.4242.tmp',

@@ -18,7 +18,7 @@ import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
 import { unusedPort } from '../../helpers/servers.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 
 const batch = (file: string, ...args: string[]) =>
   e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, ...args]);

@@ -10,7 +10,7 @@ import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, routesReached } from '../../helpers/sandbox.js';
 import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp } from '../../helpers/servers.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 const ORDER = orderFlags();
 const create = (...args: string[]) => e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, ...args]);
 const createWith = (options: CliOptions, ...args: string[]) =>

@@ -10,7 +10,7 @@ import { runInProcess } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, createOrder, tokenFor } from '../../helpers/sandbox.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 /** Logs SHOP in and makes two v2 orders of 1.05 and 2.05; the second one is paid. */

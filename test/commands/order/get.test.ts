@@ -10,7 +10,7 @@ import { SHOP_ENV, useE2E } from '../../helpers/e2e.js';
 import { call, createOrder, journal, routesReached, tokenFor } from '../../helpers/sandbox.js';
 import { OPAQUE_TOKEN_ANSWER, serveHttp } from '../../helpers/servers.js';
 
-const e2e = useE2E();
+const e2e = useE2E({}, { beforeSunset: true });
 
 /** Logs SHOP in and creates `count` orders of 1.05, 2.05, … of SHOP's; the journal is then emptied. */
 async function setup(count: number, version: ApiVersion = 'v2') {

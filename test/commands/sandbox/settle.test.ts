@@ -8,7 +8,7 @@ import { runInProcess } from '../../helpers/context.js';
 import { call, createOrder, sandboxOrders, tokenFor, useSandbox } from '../../helpers/sandbox.js';
 import { serveHttp, unusedPort } from '../../helpers/servers.js';
 
-const sb = useSandbox();
+const sb = useSandbox({}, { beforeSunset: true });
 const configDir = tempDir();
 /** payorder with the sandbox's address as PAYORDER_CHECKOUT_URL, as every end-to-end test has it. */
 const payorder = (args: string[], options: Parameters<ReturnType<typeof cliFor>>[1] = {}) =>
