@@ -10,6 +10,7 @@ import type { Transport } from './api/transport.js';
 import { escapeControl } from './output/terminal-text.js';
 import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
+import { profileEnvFlags } from './store/profile-data.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
@@ -160,23 +161,27 @@ export function buildContext({
         import('./api/service.js'),
         context.transport(connections),
       ]);
-      return new ServiceClient(target, {
-        timeoutMs: timeoutSeconds(env) * 1000,
-        trace: debugTrace(context),
-        secrets,
-        // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
-        signal: interruptible ? signal : undefined,
-        refusalRetries: 4,
-        // One-shot commands say when a refused request is retried; a batch's or a bulk lookup's many
-        // requests would fill the screen with such lines, and their results and summary tell how it went.
-        notice:
-          connections === undefined
-            ? (line) => {
-                if (!context.flags.quiet) context.io.stderr.write(`${escapeControl(line)}\n`);
-              }
-            : undefined,
-        transport,
-      });
+      return new ServiceClient(
+        target,
+        {
+          timeoutMs: timeoutSeconds(env) * 1000,
+          trace: debugTrace(context),
+          secrets,
+          // A batch lets requests in flight finish on Ctrl-C, so that none is left with an unknown outcome.
+          signal: interruptible ? signal : undefined,
+          refusalRetries: 4,
+          // One-shot commands say when a refused request is retried; a batch's or a bulk lookup's many
+          // requests would fill the screen with such lines, and their results and summary tell how it went.
+          notice:
+            connections === undefined
+              ? (line) => {
+                  if (!context.flags.quiet) context.io.stderr.write(`${escapeControl(line)}\n`);
+                }
+              : undefined,
+          transport,
+        },
+        `payorder login ${profileEnvFlags(target)}`,
+      );
     },
   };
   return context;

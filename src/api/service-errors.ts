@@ -8,49 +8,44 @@ import type { EnvName } from '../contract/environments.js';
 import type { Credentials } from '../contract/token.js';
 import type { ApiVersion } from '../contract/versions.js';
 import { CliError, type ErrorKind } from '../errors.js';
-import { DEFAULT_PROFILE, profileEnvFlags } from '../store/profile-data.js';
 
 interface Situation {
   env: EnvName;
-  /** The profile whose login was used; the default one when not given. */
-  profile?: string;
   version: ApiVersion;
   /** Whether the failed call was an order creation (its messages say nothing was created). */
   creating: boolean;
   credentials?: Credentials;
+  /** The command that logs in again where the refusal happened (`payorder login --env …`). */
+  relogin: string;
 }
 
 type Describe = (s: Situation, code: string, entry: CatalogEntry) => [ErrorKind, string, string];
 
-/** The login command for the environment (and the named profile) a refusal happened on. */
-const relogin = (env: EnvName, profile = DEFAULT_PROFILE) =>
-  `payorder login ${profileEnvFlags({ env, profile })}`;
-
 const TOKEN_ERRORS: Record<CatalogIdOf<'token'>, Describe> = {
-  '3001': ({ env, profile }, code) => [
+  '3001': ({ env, relogin }, code) => [
     'auth',
     `the token service on ${env} says a required field is empty${code}`,
-    `log in again with username, client id and secret: ${relogin(env, profile)}`,
+    `log in again with username, client id and secret: ${relogin}`,
   ],
   '3002': ({ env }, code) => [
     'auth',
     `the token service on ${env} does not support the client_credentials grant${code}`,
     'check that the auth address points at the Payment Order Service (payorder config list)',
   ],
-  '3003': ({ env, profile, credentials }, code) => [
+  '3003': ({ env, relogin, credentials }, code) => [
     'auth',
     `no user account "${credentials?.username}" on ${env}${code}`,
-    `check the username in your welcome message, then ${relogin(env, profile)}`,
+    `check the username in your welcome message, then ${relogin}`,
   ],
-  '3005': ({ env, profile, credentials }, code) => [
+  '3005': ({ env, relogin, credentials }, code) => [
     'auth',
     `no active client with client id "${credentials?.clientId}" on ${env}${code}`,
-    `credentials are issued per environment; use the ${env} ones: ${relogin(env, profile)}`,
+    `credentials are issued per environment; use the ${env} ones: ${relogin}`,
   ],
-  '3006': ({ env, profile, credentials }, code) => [
+  '3006': ({ env, relogin, credentials }, code) => [
     'auth',
     `the secret does not match client id "${credentials?.clientId}" on ${env}${code}`,
-    `enter the client secret id again: ${relogin(env, profile)}`,
+    `enter the client secret id again: ${relogin}`,
   ],
   'token-500': ({ env }, _, entry) => [
     'rejected',
@@ -72,25 +67,25 @@ const ORDER_ERRORS: Record<CatalogIdOf<'order'>, Describe> = {
       ? 'give --amount like 12.50'
       : 'v2 wants whole cents; payorder converts --amount for you',
   ],
-  '1004': ({ env, profile }, code) => [
+  '1004': ({ env, relogin }, code) => [
     'rejected',
     `the service knows no user with the stored username on ${env}${code}`,
-    `v1 sends the login's username as userName: log in again with the right username (${relogin(env, profile)} --api v1)`,
+    `v1 sends the login's username as userName: log in again with the right username (${relogin} --api v1)`,
   ],
-  '1002': ({ env, profile }, code) => [
+  '1002': ({ env, relogin }, code) => [
     'auth',
     `the stored username does not match the credentials of the token on ${env}${code}`,
-    `username and client id belong to different accounts: ${relogin(env, profile)}`,
+    `username and client id belong to different accounts: ${relogin}`,
   ],
-  unauthorized: ({ env, profile }) => [
+  unauthorized: ({ env, relogin }) => [
     'auth',
     `the service did not accept the access token on ${env} (401 Unauthorized)`,
-    `log in again: ${relogin(env, profile)}`,
+    `log in again: ${relogin}`,
   ],
-  expired: ({ env, profile }) => [
+  expired: ({ env, relogin }) => [
     'auth',
     `the service refused the access token as expired on ${env} (403)`,
-    `log in again: ${relogin(env, profile)}`,
+    `log in again: ${relogin}`,
   ],
   // "Please try again" does not say the order was not made: a failure after the order was stored
   // answers the same. Sending it again could create it twice.

@@ -59,6 +59,8 @@ export class ServiceClient {
   constructor(
     readonly target: Target,
     private readonly http: HttpOptions,
+    /** The command that logs in again to this target, for the hints of refusals (`payorder login --env …`). */
+    private readonly relogin: string,
   ) {
     this.#checkoutUrl = joinUrl(target.checkoutBase, PATHS.checkout(target.version));
   }
@@ -85,7 +87,7 @@ export class ServiceClient {
     }
     const entry = matchCatalog('token', answer.status, body);
     throw entry
-      ? catalogError(entry, { ...this.target, creating: false, credentials })
+      ? catalogError(entry, { ...this.target, creating: false, credentials, relogin: this.relogin })
       : unexpected(
           answer,
           `the token service on ${env} answered ${answer.status}`,
@@ -167,7 +169,7 @@ export class ServiceClient {
       );
     }
     const entry = matchCatalog('order', answer.status, body);
-    if (entry) throw catalogError(entry, { ...this.target, creating });
+    if (entry) throw catalogError(entry, { ...this.target, creating, relogin: this.relogin });
     // 429 and 503 say the service did not act: still refused once the retries ran out.
     if (REFUSED_STATUSES.has(answer.status))
       throw new CliError(

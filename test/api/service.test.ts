@@ -12,7 +12,13 @@ import { PATHS } from '../../src/contract/versions.js';
 import { CliError, type ErrorKind, EXIT } from '../../src/errors.js';
 import { SECRET, SHOP } from '../helpers/cli.js';
 
-const situation = { env: 'stage', version: 'v2', creating: true, credentials: SHOP } as const;
+const situation = {
+  env: 'stage',
+  version: 'v2',
+  creating: true,
+  credentials: SHOP,
+  relogin: 'payorder login --env stage',
+} as const;
 
 /** What each row means to a user; typed over every id, so a new row without an entry here fails to compile. */
 const KIND: Record<CatalogId, ErrorKind> = {
@@ -170,7 +176,11 @@ describe('ServiceClient.dryRunCreateOrder', () => {
     authBase: SANDBOX_DEFAULT_URL,
     checkoutBase: SANDBOX_DEFAULT_URL,
   };
-  const client = new ServiceClient(target, { timeoutMs: 1000, secrets: [], refusalRetries: 0 });
+  const client = new ServiceClient(
+    target,
+    { timeoutMs: 1000, secrets: [], refusalRetries: 0 },
+    'payorder login --env stage',
+  );
 
   it('is the request createOrder sends, with only the token masked', () => {
     const sent = wireRequest(client.createOrderExchange(TOKEN, order));
