@@ -51,6 +51,41 @@ export interface OrderWriter {
   end(): Promise<void>;
 }
 
+/** The TSV columns of a batch line and of a lookup's row, after the order's. */
+const BATCH_HEADER = ['line', 'outcome', ...ORDER_COLUMNS, 'description', 'error'];
+const LOOKUP_HEADER = [...ORDER_COLUMNS, 'input', 'outcome', 'error'];
+
+/** The TSV cells of an order, a lookup's row or a batch line, and the header they follow. */
+function tsvRow(
+  shape: WriterShape,
+  order: Order | null,
+  record: BatchRecord | undefined,
+  miss: LookupMiss | undefined,
+  input: string | undefined,
+): { cells: unknown[]; header: readonly string[] } {
+  const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
+  if (shape.lookup) {
+    const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
+    return { cells: [...cells, ...lookup], header: LOOKUP_HEADER };
+  }
+  if (!record) return { cells, header: ORDER_COLUMNS };
+  // A line without an order still shows what it asked for, so it can be found.
+  const asked = (column: keyof BatchInput) => (order ? valueAt(order, column) : record.input[column]);
+  const orderCells = ORDER_COLUMNS.map((column, i) =>
+    column === 'amount' || column === 'external_reference' ? asked(column) : cells[i],
+  );
+  return {
+    cells: [
+      record.line,
+      record.outcome,
+      ...orderCells,
+      record.input.description,
+      record.error?.message ?? '',
+    ],
+    header: BATCH_HEADER,
+  };
+}
+
 /**
  * A writer of orders in `format` (chosen by output/render.ts's rule) with the output options. The
  * tables and the terminal's text measures are loaded only for the table view: JSON, TSV and
@@ -83,9 +118,7 @@ export async function createOrderWriter(
     out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
   };
 
-  const batchHeader = ['line', 'outcome', ...ORDER_COLUMNS, 'description', 'error'];
-  const lookupHeader = [...ORDER_COLUMNS, 'input', 'outcome', 'error'];
-  const orderHeader = shape.lookup ? lookupHeader : ORDER_COLUMNS;
+  const orderHeader = shape.lookup ? LOOKUP_HEADER : ORDER_COLUMNS;
   const writeHeader = (header: readonly string[]) => {
     if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
     headerDone = true;
@@ -124,26 +157,8 @@ export async function createOrderWriter(
         emitJson(record ?? miss ?? order);
         break;
       case 'tsv': {
-        const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
-        if (shape.lookup) {
-          const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
-          emitTsv([...cells, ...lookup], lookupHeader);
-        } else if (record) {
-          // A line without an order still shows what it asked for, so it can be found.
-          const asked = (column: keyof BatchInput) => (order ? valueAt(order, column) : record.input[column]);
-          emitTsv(
-            [
-              record.line,
-              record.outcome,
-              ...ORDER_COLUMNS.map((column, i) =>
-                column === 'amount' || column === 'external_reference' ? asked(column) : cells[i],
-              ),
-              record.input.description,
-              record.error?.message ?? '',
-            ],
-            batchHeader,
-          );
-        } else emitTsv(cells, ORDER_COLUMNS);
+        const row = tsvRow(shape, order, record, miss, input);
+        emitTsv(row.cells, row.header);
         break;
       }
       default:
@@ -173,7 +188,7 @@ export async function createOrderWriter(
     async end() {
       // A TSV of no orders is still a TSV: its header says what its columns would be.
       if (format === 'tsv' && !flags.raw && !flags.field)
-        writeHeader(shape.batch ? batchHeader : orderHeader);
+        writeHeader(shape.batch ? BATCH_HEADER : orderHeader);
       if (format === 'json' && !shape.single && !flags.raw && !flags.field)
         out(count === 0 ? '[]\n' : '\n]\n');
       if (tables && tableRows.length > 0) out(`${tables[0].manyTable(tableRows, paint, width)}\n`);
