@@ -17,14 +17,8 @@ import {
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
-import {
-  type BatchOptions,
-  type BatchRun,
-  batchOutcome,
-  type JournalChoice,
-  rerun,
-  startBatch,
-} from '../../orders/batch.js';
+import { type BatchOptions, type BatchRun, type JournalChoice, startBatch } from '../../orders/batch.js';
+import { batchOutcome, rerun } from '../../orders/batch-outcome.js';
 import {
   checkGivenFields,
   draftFrom,
