@@ -15,6 +15,7 @@
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '../contract/masking.js';
 import { CliError } from '../errors.js';
+import { isRedirect, MAX_REDIRECTS, redirectStep } from './redirects.js';
 import { type Attempt, httpTransport, type Transport } from './transport.js';
 
 export interface Exchange {
@@ -59,9 +60,6 @@ export interface HttpOptions {
 const REFUSALS = [429, 503];
 /** What a header value may hold (RFC 9110 field-value): no control character but the tab. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** How many redirects a request follows, as many as fetch follows. */
-const MAX_REDIRECTS = 20;
 const REFUSAL_NAMES: Record<number, string> = { 429: 'too many requests', 503: 'unavailable' };
 
 /** The request exactly as it goes on the wire: every header payorder sends, the body as JSON. */
@@ -153,7 +151,7 @@ export async function send(exchange: Exchange, options: HttpOptions): Promise<An
   let hop = exchange;
   for (let redirects = 0; ; redirects++) {
     const answer = await sendOnce(hop, options, redirects > 0);
-    const location = REDIRECTS.has(answer.status) ? answer.headers.get('location') : null;
+    const location = isRedirect(answer.status) ? answer.headers.get('location') : null;
     if (location === null) return answer;
     hop = redirected(exchange, hop, answer.status, location, redirects, options);
   }
@@ -201,8 +199,8 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
 }
 
 /**
- * The next hop of `first` after `hop` was answered with a redirect to `location`, or the error that
- * refuses it: the request was sent, so for an order creation the outcome is unknown.
+ * The next hop of `first` after `hop` was answered with a redirect to `location` (redirects.ts), or
+ * the error that refuses it: the request was sent, so for an order creation the outcome is unknown.
  */
 function redirected(
   first: Exchange,
@@ -212,33 +210,21 @@ function redirected(
   redirects: number,
   options: HttpOptions,
 ): Exchange {
-  const from = new URL(hop.url);
-  const to = URL.parse(location, from.href);
-  const stop = (detail: string) =>
-    transportError(new Error(detail), first, options, { sent: true, timedOut: false });
-  if (to?.protocol !== 'http:' && to?.protocol !== 'https:')
-    throw stop('a redirect to an address that is not HTTP');
-  options.trace?.(`← location: ${traced(to.href, secretsOf(first, options))}`);
-  if (first.issuesToken)
-    throw refusedRedirect(
-      first,
-      status,
-      to,
-      'payorder follows no redirect of a token request, which carries the client secret',
-    );
-  if (to.origin !== from.origin)
-    throw refusedRedirect(
-      first,
-      status,
-      to,
-      'payorder follows a redirect only within the same origin (scheme, host and port)',
-    );
-  if (redirects === MAX_REDIRECTS) throw stop(`more than ${MAX_REDIRECTS} redirects`);
-  if (status === 303 ? hop.method !== 'GET' : (status === 301 || status === 302) && hop.method === 'POST') {
-    const { 'content-type': _, ...headers } = hop.headers ?? {};
-    return { ...hop, method: 'GET', url: to.href, headers, body: undefined };
+  const step = redirectStep(first, hop, status, location, redirects);
+  if ('to' in step) options.trace?.(`← location: ${traced(step.to.href, secretsOf(first, options))}`);
+  if ('follow' in step) return step.follow;
+  if (step.refused === 'not-http' || step.refused === 'too-many') {
+    const detail =
+      step.refused === 'not-http'
+        ? 'a redirect to an address that is not HTTP'
+        : `more than ${MAX_REDIRECTS} redirects`;
+    throw transportError(new Error(detail), first, options, { sent: true, timedOut: false });
   }
-  return { ...hop, url: to.href };
+  const rule =
+    step.refused === 'token'
+      ? 'payorder follows no redirect of a token request, which carries the client secret'
+      : 'payorder follows a redirect only within the same origin (scheme, host and port)';
+  throw refusedRedirect(first, status, step.to, rule);
 }
 
 /** A redirect payorder does not follow: nothing is stored; an order creation's outcome is unknown. */
