@@ -4,10 +4,8 @@
  * transport failures into typed errors that name the address. Whether a request may be retried is
  * decided by the caller.
  *
- * Redirects: a token request follows none (the client secret would go wherever the answer points);
- * other requests follow at most 20, within their origin only (so never from https to http, and the
- * token never leaves the origin), as fetch would: a POST becomes a GET without its body on 301, 302
- * and 303. Every hop is traced.
+ * Which redirects are followed is redirects.ts's policy (a token request none, others only within
+ * their origin); every hop is traced.
  *
  * ky sends through a transport (transport.ts: undici's fetch on agents of payorder's own), which
  * says whether each attempt left; ky's options that never change are made once per client.
