@@ -291,11 +291,16 @@ export async function renderOrderCreate(
     if (unpaid) throw unpaid;
     return;
   }
+  await renderBatch(result.run, options, ctx);
+}
+
+/** A batch's records as they come, its progress on a terminal, what Ctrl-C leaves, and its summary. */
+async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Context): Promise<void> {
+  const { output, storedOutput } = options;
   // A batch streams: NDJSON is the piped default so results can be read as they come.
   const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput, whenPiped: 'ndjson' });
   const writer = await createOrderWriter(ctx, output, format, { single: false, batch: true });
   const progress = await createProgress(ctx);
-  const { run } = result;
   const onStop = () => {
     if (ctx.signal.reason === 'EPIPE') return;
     progress?.stop();
