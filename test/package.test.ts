@@ -171,7 +171,7 @@ describe('the installed package', () => {
 describe('the packed package', () => {
   // migrate-check's grammars are WebAssembly files that only it loads: outside the size budget.
   // undici (the HTTP client under ky) is about 220 kB of the tarball.
-  it('is small: its code at most 1.6 MB, the tarball without the grammars at most 600 kB', async () => {
+  it('is small: its code at most 1.7 MB, the tarball without the grammars at most 600 kB', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
     await execa('tar', ['-xzf', tarball, '-C', unpacked]);
@@ -182,7 +182,7 @@ describe('the packed package', () => {
       // Its code: the SBOM beside it is data.
       .filter((file) => !file.startsWith(grammars) && /\.c?js$/.test(file) && statSync(file).isFile())
       .reduce((total, file) => total + statSync(file).size, 0);
-    expect(code).toBeLessThanOrEqual(1_600_000);
+    expect(code).toBeLessThanOrEqual(1_700_000);
     // Packed again as npm packs (gzip's default level), with the grammars taken out.
     rmSync(grammars, { recursive: true });
     const withoutGrammars = join(work, 'without-grammars.tgz');
