@@ -3,7 +3,7 @@
  * .payorderignore and --exclude, leaving out dependencies, build output and binary files.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 const SKIPPED_FOLDERS = new Set([
@@ -72,28 +72,43 @@ interface Rules {
   matcher: Ignore;
 }
 
+// The walk joins every path onto its folder's, so a rule's base is always a prefix of the path it
+// is asked about: what follows it is the relative path, without path.relative's normalising.
 const matches = (rules: Rules[], path: string, isDir: boolean) =>
   rules.some(({ base, matcher }) => {
-    const rel = relative(base, path).split(sep).join('/');
-    return rel !== '' && !rel.startsWith('..') && matcher.ignores(isDir ? `${rel}/` : rel);
+    const inside = insideOf(base, path);
+    if (!inside) return false;
+    const rel = sep === '/' ? inside : inside.split(sep).join('/');
+    return matcher.ignores(isDir ? `${rel}/` : rel);
   });
+
+/** `path` relative to `base` (both as join() writes them), or undefined when it is not inside it. */
+function insideOf(base: string, path: string): string | undefined {
+  if (base === '.') return path;
+  const prefix = base.endsWith(sep) ? base : base + sep;
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+}
 
 export function* walk(root: string, excludes: Excludes = { patterns: [], count: 0 }): Generator<string> {
   const git: Rules[] = [];
   const own: Rules[] =
-    excludes.patterns.length > 0 ? [{ base: root, matcher: ignore().add(excludes.patterns) }] : [];
+    excludes.patterns.length > 0 ? [{ base: join(root, '.'), matcher: ignore().add(excludes.patterns) }] : [];
   function* visit(dir: string): Generator<string> {
-    const gitignore = readIgnore(dir, '.gitignore');
-    const payorderignore = readIgnore(dir, '.payorderignore');
-    if (gitignore) git.push({ base: dir, matcher: ignore().add(gitignore) });
-    if (payorderignore) own.push({ base: dir, matcher: ignore().add(payorderignore) });
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    // Read only where the folder has them: most folders have neither.
+    const has = (name: string) => entries.some((entry) => entry.name === name);
+    const gitignore = has('.gitignore') ? readIgnore(dir, '.gitignore') : undefined;
+    const payorderignore = has('.payorderignore') ? readIgnore(dir, '.payorderignore') : undefined;
+    // As join() writes it, as the paths below it are written.
+    const base = join(dir, '.');
+    if (gitignore) git.push({ base, matcher: ignore().add(gitignore) });
+    if (payorderignore) own.push({ base, matcher: ignore().add(payorderignore) });
     const left = (path: string, isDir: boolean) => {
       if (matches(git, path, isDir)) return true;
       if (!matches(own, path, isDir)) return false;
       excludes.count++;
       return true;
     };
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
