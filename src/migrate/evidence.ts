@@ -113,15 +113,29 @@ export class ServiceEvidence {
 
   /** The files of its folder that a file uses (its config, its models). */
   used(file: string): string[] {
-    const text = readOrEmpty(file);
+    const text = this.textOf(file);
     return (this.folders.get(dirname(file)) ?? []).filter(
       (other) => other !== file && references(text, other),
     );
   }
 
   private usesOrUsed(file: string, neighbours: string[]): boolean {
-    const text = readOrEmpty(file);
-    return neighbours.some((marked) => references(text, marked) || references(readOrEmpty(marked), file));
+    const text = this.textOf(file);
+    return neighbours.some((marked) => references(text, marked) || references(this.textOf(marked), file));
+  }
+
+  /** The texts of one folder read again, kept while its files are asked about (files come folder by folder). */
+  private folderTexts = { folder: '', texts: new Map<string, string>() };
+
+  private textOf(file: string): string {
+    const folder = dirname(file);
+    if (this.folderTexts.folder !== folder) this.folderTexts = { folder, texts: new Map() };
+    let text = this.folderTexts.texts.get(file);
+    if (text === undefined) {
+      text = readOrEmpty(file);
+      this.folderTexts.texts.set(file, text);
+    }
+    return text;
   }
 
   /** How many of the files read are tied to the service. */
