@@ -33,13 +33,14 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})
 export function isIsoDate(text: string): boolean {
   const match = ISO.exec(text);
   if (!match) return false;
-  const [year, month, day, hours = 0, minutes = 0, seconds = 0] = match
+  // The date's three parts are always there; a missing time is midnight.
+  const [year = 0, month = 0, day = 0, hours = 0, minutes = 0, seconds = 0] = match
     .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hours, minutes, seconds));
+    .map((part) => Number(part ?? 0));
+  const date = new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
   return (
     date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month! - 1 &&
+    date.getUTCMonth() === month - 1 &&
     date.getUTCDate() === day &&
     date.getUTCHours() === hours &&
     date.getUTCMinutes() === minutes &&

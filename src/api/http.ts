@@ -80,7 +80,7 @@ export function maskedRequest(exchange: Exchange): WireRequest {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [
       name,
-      name === 'authorization' ? maskAuthorization(value)! : value,
+      name === 'authorization' ? maskAuthorization(value) : value,
     ]),
   );
   return { ...request, headers, ...(request.body === undefined ? {} : { body: maskBody(request.body) }) };
@@ -168,7 +168,7 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
   const { retrying, once, transport } = sharedOptions(options);
   const request = wireRequest(exchange);
   // Refused here, naming the header and never its value (a token may be in it).
-  const bad = Object.keys(request.headers).find((name) => !HEADER_VALUE.test(request.headers[name]!));
+  const bad = Object.entries(request.headers).find(([, value]) => !HEADER_VALUE.test(value))?.[0];
   if (bad)
     throw unreachable(
       new URL(exchange.url).origin,

@@ -101,9 +101,12 @@ const ORDER_ERRORS: Record<CatalogIdOf<'order'>, Describe> = {
 
 /** The typed error for a catalog row the service answered with. */
 export function catalogError(entry: CatalogEntry, situation: Situation): CliError {
-  const table: Record<string, Describe> = entry.endpoint === 'token' ? TOKEN_ERRORS : ORDER_ERRORS;
+  const table: Partial<Record<string, Describe>> = entry.endpoint === 'token' ? TOKEN_ERRORS : ORDER_ERRORS;
+  const describe = table[entry.id];
+  // Both tables are complete over the catalog (a missing row is a compile error): this is an entry made up.
+  if (!describe) throw new Error(`no catalog row ${entry.id} for the ${entry.endpoint} endpoint`);
   const code =
     entry.endpoint === 'token' ? (entry.code ? ` (${entry.code})` : '') : ` (${entry.code ?? entry.status})`;
-  const [kind, message, hint] = table[entry.id]!(situation, code, entry);
+  const [kind, message, hint] = describe(situation, code, entry);
   return new CliError(kind, message, { code: entry.code ?? entry.id, status: entry.status, hint });
 }

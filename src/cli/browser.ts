@@ -20,13 +20,14 @@ export function shellWords(line: string): string[] {
   let [word, started] = ['', false];
   let quote: "'" | '"' | undefined;
   for (let i = 0; i < line.length; i++) {
-    const char = line[i]!;
+    const char = line.charAt(i);
     if (quote === "'") {
       if (char === "'") quote = undefined;
       else word += char;
     } else if (quote === '"') {
       if (char === '"') quote = undefined;
-      else if (char === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word += line[++i];
+      else if (char === '\\' && i + 1 < line.length && '"\\$`'.includes(line.charAt(i + 1)))
+        word += line[++i];
       else word += char;
     } else if (/\s/.test(char)) {
       if (started) words.push(word);

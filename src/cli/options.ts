@@ -115,8 +115,8 @@ export function duration(name: string, min: number, max: number): (value: string
         { field: name },
       );
     }
-    const [hours, minutes, seconds] = parts.slice(1).map((part) => Number(part ?? 0));
-    const total = hours! * 3600 + minutes! * 60 + seconds!;
+    const [hours = 0, minutes = 0, seconds = 0] = parts.slice(1).map((part) => Number(part ?? 0));
+    const total = hours * 3600 + minutes * 60 + seconds;
     if (total < min || total > max)
       throw usageError(`${name}: must be from ${min}s to ${max / 3600}h, got "${value}"`, { field: name });
     return total * 1000;

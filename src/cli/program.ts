@@ -112,8 +112,9 @@ export function buildProgram(ctx: Context): Command {
  * Any other argv is returned as it is.
  */
 export function helpArgv(program: Command, argv: string[]): string[] {
-  const [node, script, first, ...rest] = argv;
-  if (first !== 'help' || rest.length === 0 || rest[0]!.startsWith('-')) return argv;
+  const [, , first, ...rest] = argv;
+  if (first !== 'help' || rest[0] === undefined || rest[0].startsWith('-')) return argv;
+  const runner = argv.slice(0, 2);
   const path: string[] = [];
   let command = program;
   for (const word of rest) {
@@ -121,13 +122,13 @@ export function helpArgv(program: Command, argv: string[]): string[] {
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) {
       // Below a group, a word that names nothing is an unknown command; below a command, it is ignored.
-      if (command.commands.length > 0) return [node!, script!, ...path, word];
+      if (command.commands.length > 0) return [...runner, ...path, word];
       break;
     }
     path.push(word);
     command = sub;
   }
-  return [node!, script!, ...path, '--help'];
+  return [...runner, ...path, '--help'];
 }
 
 /** Commander's own outcomes: help and version are success, everything else is bad usage. */

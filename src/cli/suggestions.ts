@@ -17,18 +17,22 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   return best;
 }
 
+/** Levenshtein's distance, a row of the table at a time: row[j] is the distance from a's first i characters to b's first j. */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let distance = b.length;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
+    // The cells left of and diagonally above the one computed.
+    let left = i;
+    let diagonal = i - 1;
+    const next = [left];
+    for (const [j, above] of row.slice(1).entries()) {
+      left = Math.min(above + 1, left + 1, diagonal + (a[i - 1] === b[j] ? 0 : 1));
+      diagonal = above;
+      next.push(left);
     }
-    previous = current;
+    row = next;
+    distance = left;
   }
-  return previous[b.length]!;
+  return distance;
 }

@@ -173,8 +173,7 @@ export function renderStatus(report: StatusReport, options: StatusOptions, ctx: 
             : `  ${paint.red('✗')} not logged in`,
         );
         lines.push(`  api ${s.api}`);
-        for (const version of API_VERSIONS) {
-          const address = s.addresses[version]!;
+        for (const [version, address] of Object.entries(s.addresses)) {
           const token = s.tokens[version];
           lines.push(
             `  ${version}: auth ${address.auth ? escapeControl(address.auth) : paint.dim('(not set)')}, checkout ${address.checkout ? escapeControl(address.checkout) : paint.dim('(not set)')}` +

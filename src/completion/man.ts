@@ -17,7 +17,7 @@ function roff(text: string): string {
     .replace(/\\/g, '\\e')
     .replace(
       /[^\x00-\x7f]/gu,
-      (char) => `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`,
+      (char) => `\\[u${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`,
     )
     .split('\n')
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))

@@ -83,7 +83,7 @@ export function buildModel(program: Command): CommandModel[] {
     const listed = listedSubcommands(command);
     const subcommands = listed.map((c) => ({
       name: c.name(),
-      description: c.summary() || c.description().split('\n')[0]!,
+      description: c.summary() || c.description().replace(/\n[\s\S]*$/, ''),
     }));
     if (subcommands.length > 0) subcommands.push({ name: 'help', description: 'show help for a command' });
     const options: OptionModel[] = command.options

@@ -37,8 +37,9 @@ function positionalCases(m: CommandModel): string[] {
   );
   const tail = m.args[last];
   if (m.variadic && tail && completes(tail)) {
-    for (let index = 0; index < last; index++)
-      if (!completes(m.args[index]!)) lines.push(`    "${m.path}|${index}") ;;`);
+    m.args.slice(0, last).forEach((value, index) => {
+      if (!completes(value)) lines.push(`    "${m.path}|${index}") ;;`);
+    });
     lines.push(`    "${m.path}|"*) echo "${describeValue(tail)}" ;;`);
   }
   return lines;

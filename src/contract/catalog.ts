@@ -127,7 +127,10 @@ export type CatalogIdOf<E extends Endpoint> = Extract<(typeof CATALOG)[number], 
 const BY_ID = new Map<string, CatalogEntry>(CATALOG.map((entry) => [entry.id, entry]));
 
 export function catalogEntry(id: CatalogId): CatalogEntry {
-  return BY_ID.get(id)!;
+  const entry = BY_ID.get(id);
+  // CatalogId is the type of the rows' ids: every one names a row.
+  if (!entry) throw new Error(`no catalog row ${id}`);
+  return entry;
 }
 
 export function findCatalogEntry(id: string): CatalogEntry | undefined {

@@ -8,6 +8,7 @@ export type EnvName = (typeof ENVIRONMENTS)[number];
 
 /** What --env accepts, aliases included (for help and completions). */
 export const ENV_CHOICES = ['production', 'stage', 'test', 'sandbox'] as const;
+export type EnvChoice = (typeof ENV_CHOICES)[number];
 
 export const DEFAULT_ENV: EnvName = 'stage';
 
@@ -15,6 +16,8 @@ export const DEFAULT_ENV: EnvName = 'stage';
 export const SANDBOX_DEFAULT_URL = 'http://127.0.0.1:4010';
 
 /** "test" → "stage"; undefined for a name that is no environment. */
+export function normalizeEnv(name: EnvChoice): EnvName;
+export function normalizeEnv(name: string): EnvName | undefined;
 export function normalizeEnv(name: string): EnvName | undefined {
   const lower = name.toLowerCase();
   if (lower === 'test') return 'stage';

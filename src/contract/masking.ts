@@ -37,6 +37,8 @@ export function maskTokenAnswer(body: unknown): unknown {
 }
 
 /** "Bearer eyJ…" → "Bearer ***": the scheme stays visible, the credential never does. */
+export function maskAuthorization(value: string): string;
+export function maskAuthorization(value: string | undefined): string | undefined;
 export function maskAuthorization(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const space = value.indexOf(' ');

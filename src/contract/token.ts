@@ -56,12 +56,21 @@ export function readTokenRequest(version: ApiVersion, body: unknown): TokenReque
   if (!parsed.success) return undefined;
   const data: Record<string, string> = parsed.data;
   const field = TOKEN_FIELDS[version];
-  return {
-    username: data[field.user]!,
-    clientId: data[field.clientId]!,
-    clientSecretId: data[field.clientSecretId]!,
-    grantType: data[field.grantType]!,
-  };
+  const [username, clientId, clientSecretId, grantType] = [
+    field.user,
+    field.clientId,
+    field.clientSecretId,
+    field.grantType,
+  ].map((name) => data[name]);
+  // The schema requires all four: a missing one is refused above.
+  if (
+    username === undefined ||
+    clientId === undefined ||
+    clientSecretId === undefined ||
+    grantType === undefined
+  )
+    return undefined;
+  return { username, clientId, clientSecretId, grantType };
 }
 
 const response = TOKEN_RESPONSE_FIELDS;

@@ -70,9 +70,10 @@ export function openAutomaticJournal({
   }
   for (const name of names) {
     const match = NAME.exec(name);
-    if (!match) continue;
+    const stamp = match?.[2];
+    if (!match || stamp === undefined) continue;
     const path = join(folder, name);
-    const started = timeOfStamp(match[2]!);
+    const started = timeOfStamp(stamp);
     const ours = match[1] === id;
     // A run begun inside the window has records inside it: it is kept, and read only if it is ours.
     if (started >= since && (again || !ours)) continue;

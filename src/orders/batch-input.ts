@@ -13,13 +13,13 @@ import { inputError, isBlank, readLines, type TextLine } from './input-lines.js'
 
 export { MAX_LINE_BYTES, readLines, type TextLine } from './input-lines.js';
 
-export interface InputLine {
-  /** 1-based line number in the file (for CSV, the line the record starts on). */
-  line: number;
-  fields?: OrderFields;
-  /** Why the line could not be read as an order. */
-  problem?: string;
-}
+/**
+ * A line of the input: its fields, or why it could not be read as an order (with what could be
+ * read of it). `line` is 1-based (for CSV, the line the record starts on).
+ */
+export type InputLine =
+  | { line: number; fields: OrderFields; problem?: undefined }
+  | { line: number; fields?: OrderFields; problem: string };
 
 export type BatchFormat = 'ndjson' | 'csv' | 'empty';
 
@@ -86,7 +86,8 @@ async function* csvLines(
     else {
       const fields: OrderFields = {};
       values.forEach((value, i) => {
-        if (value !== '') fields[columns[i]!] = value;
+        const column = columns[i];
+        if (column && value !== '') fields[column] = value;
       });
       yield { line, fields };
     }

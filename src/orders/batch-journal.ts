@@ -78,8 +78,7 @@ const describeTarget = (t: JournalTarget) =>
 
 /** Whether the line at `index` is the last of its run: only blank lines, then the end or a header. */
 function endsRun(lines: readonly string[], index: number): boolean {
-  for (let next = index + 1; next < lines.length; next++)
-    if (lines[next]!.trim() !== '') return isHeader(parse(lines[next]!));
+  for (const next of lines.slice(index + 1)) if (next.trim() !== '') return isHeader(parse(next));
   return true;
 }
 

@@ -168,12 +168,15 @@ class Batch {
   }
 
   /** A line's record: refused as read, decided by an earlier run, or sent now. */
-  async #handle({ line, fields, problem }: InputLine): Promise<LineResult | typeof NOT_SENT> {
-    if (problem) return failed(line, inputOf(fields), new CliError('usage', problem));
+  async #handle(input: InputLine): Promise<LineResult | typeof NOT_SENT> {
+    const { line } = input;
+    if (input.problem !== undefined)
+      return failed(line, inputOf(input.fields), new CliError('usage', input.problem));
+    const { fields } = input;
     const { target } = this.session;
     let draft: OrderDraft;
     try {
-      draft = draftFrom(fields!, target.version, columnName);
+      draft = draftFrom(fields, target.version, columnName);
     } catch (error) {
       return failed(line, inputOf(fields), error);
     }

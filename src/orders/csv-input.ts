@@ -93,8 +93,11 @@ export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string)
     }
     openBytes -= bytes;
     // Without the "\n" after its last line.
-    if (bytes - 1 > MAX_LINE_BYTES) throw tooLong(taken[0]!.line);
-    return { line: taken[0]!.line, values, valid, ...(problem ? { problem } : {}) };
+    const [first] = taken;
+    // A record is taken only once the parser has read it from the open lines.
+    if (!first) throw new Error('a CSV record taken from no open line');
+    if (bytes - 1 > MAX_LINE_BYTES) throw tooLong(first.line);
+    return { line: first.line, values, valid, ...(problem ? { problem } : {}) };
   };
 
   /** The records of what the parser has read so far. */
@@ -128,7 +131,8 @@ export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string)
       // csv-parse parses a write before it returns, but for the last few bytes, which it keeps
       // until more come (to look ahead): the open lines may still hold a record that has ended. An open record is held to twice the
       // limit, which those few bytes cannot reach; take() holds each record to the limit itself.
-      if (openBytes > 2 * MAX_LINE_BYTES) throw tooLong(open[0]!.line);
+      const [oldest] = open;
+      if (oldest && openBytes > 2 * MAX_LINE_BYTES) throw tooLong(oldest.line);
     }
     // The end of the input ends the last record; an error in it starts a parser for the lines after.
     for (let ended: Reader | undefined; ended !== reader; ) {
@@ -169,7 +173,9 @@ export function headerColumns(header: CsvRecord, label: string): (keyof OrderFie
   if (!header.valid) throw inputError(`${where} is not valid UTF-8`, 'save the file as UTF-8');
   if (header.problem) throw inputError(`${where} is not valid CSV: ${header.problem}`);
   const names = header.values;
-  const separator = names.length === 1 ? [';', '\t', '|'].find((s) => names[0]!.includes(s)) : undefined;
+  const [only, ...others] = names;
+  const separator =
+    only !== undefined && others.length === 0 ? [';', '\t', '|'].find((s) => only.includes(s)) : undefined;
   if (separator)
     throw inputError(
       `the columns of ${label} must be separated by commas; its header is separated by ${JSON.stringify(separator)}`,
@@ -181,8 +187,8 @@ export function headerColumns(header: CsvRecord, label: string): (keyof OrderFie
       'start the file with a header row naming its columns, e.g. amount,description,success,fail',
     );
   const columns: (keyof OrderFields)[] = [];
-  fields.forEach((field, i) => {
-    const name = names[i]!;
+  names.forEach((name, i) => {
+    const field = fields[i];
     if (isBlank(name)) throw inputError(`column ${i + 1} of ${where} has no name`, COLUMNS_HINT);
     if (field === undefined)
       throw inputError(`unknown column "${name}" in ${where}${didYouMean(name)}`, COLUMNS_HINT);

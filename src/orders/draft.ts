@@ -64,6 +64,13 @@ const MAX_TEXT = 1000;
 export const NOTIFICATION_V2_WARNING =
   'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it';
 
+function text(value: string | undefined, field: keyof OrderFields, name: FieldNamer, required: true): string;
+function text(
+  value: string | undefined,
+  field: keyof OrderFields,
+  name: FieldNamer,
+  required: boolean,
+): string | undefined;
 function text(
   value: string | undefined,
   field: keyof OrderFields,
@@ -116,12 +123,12 @@ function amountOf(fields: OrderFields, name: FieldNamer): bigint {
 }
 
 const link = (field: 'success' | 'fail') => (fields: OrderFields, name: FieldNamer) =>
-  checkHttpUrl(name(field), text(fields[field], field, name, true)!);
+  checkHttpUrl(name(field), text(fields[field], field, name, true));
 
 /** How each required field is read from the fields, by the rules draftFrom applies. */
 const READ_REQUIRED = {
   amount: amountOf,
-  description: (fields, name) => text(fields.description, 'description', name, true)!,
+  description: (fields, name) => text(fields.description, 'description', name, true),
   success: link('success'),
   fail: link('fail'),
 } satisfies Record<RequiredField, (fields: OrderFields, name: FieldNamer) => unknown>;

@@ -37,6 +37,8 @@ export async function* orderedPool<T, R>(
   const changed = () => new Promise<void>((resolve) => (wake = resolve));
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort, { once: true });
+  /** The oldest entry, taken off the queue once it has settled: results go out in input order. */
+  const settledHead = () => (queue[0]?.settled ? queue.shift() : undefined);
   const settle = (entry: Entry<R>) => {
     entry.settled = true;
     running--;
@@ -47,7 +49,7 @@ export async function* orderedPool<T, R>(
   let pending: Promise<IteratorResult<T>> | undefined;
   try {
     for (;;) {
-      while (queue[0]?.settled) yield await queue.shift()!.promise;
+      for (let done = settledHead(); done; done = settledHead()) yield await done.promise;
       if (running >= concurrency || queue.length >= window) {
         await changed();
         continue;
@@ -74,5 +76,5 @@ export async function* orderedPool<T, R>(
     if (signal?.aborted || pending) void input.return?.()?.catch(() => {});
     else await input.return?.();
   }
-  while (queue.length > 0) yield await queue.shift()!.promise;
+  for (let entry = queue.shift(); entry; entry = queue.shift()) yield await entry.promise;
 }

@@ -36,22 +36,23 @@ const GAP = '  ';
  * columns, the most important first.
  */
 export function columnWidths(columns: readonly Column[], natural: readonly number[], width: number) {
-  const byRank = columns.map((_, i) => i).sort((a, b) => columns[a]!.rank - columns[b]!.rank);
-  const droppable = byRank.filter((i) => columns[i]!.optional).reverse();
+  const byRank = columns
+    .map((column, index) => ({ column, index, natural: natural[index] ?? 0 }))
+    .sort((a, b) => a.column.rank - b.column.rank);
+  const droppable = byRank.filter(({ column }) => column.optional).reverse();
   for (let dropped = 0; dropped <= droppable.length; dropped++) {
     const out = new Set(droppable.slice(0, dropped));
-    const shown = byRank.filter((i) => !out.has(i));
+    const shown = byRank.filter((entry) => !out.has(entry));
     const gaps = GAP.length * (shown.length - 1);
-    const least = (i: number) => (columns[i]!.cut ? Math.min(natural[i]!, MIN_CUT_WIDTH) : natural[i]!);
-    const needed = shown.reduce((sum, i) => sum + least(i), gaps);
+    const least = ({ column, natural }: (typeof byRank)[number]) =>
+      column.cut ? Math.min(natural, MIN_CUT_WIDTH) : natural;
+    const needed = shown.reduce((sum, entry) => sum + least(entry), gaps);
     if (width > 0 && needed > width && dropped < droppable.length) continue;
     const widths: Array<number | undefined> = columns.map(() => undefined);
-    for (const i of shown) widths[i] = least(i);
     let room = width > 0 ? width - needed : Number.POSITIVE_INFINITY;
-    for (const i of shown) {
-      const more = Math.min(room, natural[i]! - widths[i]!);
-      if (more <= 0) continue;
-      widths[i]! += more;
+    for (const entry of shown) {
+      const more = Math.max(0, Math.min(room, entry.natural - least(entry)));
+      widths[entry.index] = least(entry) + more;
       room -= more;
     }
     return widths;
@@ -70,15 +71,18 @@ export function layoutTable(
   const all = [header, ...rows];
   const natural = columns.map((_, i) => Math.max(...all.map((row) => textWidth(row[i]?.text ?? ''))));
   const widths = columnWidths(columns, natural, width);
-  const shown = columns.map((_, i) => i).filter((i) => widths[i] !== undefined);
+  const shown = columns.flatMap((column, i) => {
+    const fitted = widths[i];
+    return fitted === undefined ? [] : [{ column, i, width: fitted }];
+  });
   return all.map((row) => {
-    const cells = shown.map((i, position) => {
+    const cells = shown.map(({ column, i, width: fitted }, position) => {
       const cell = row[i] ?? { text: '' };
-      const text = truncateText(cell.text, widths[i]!);
+      const text = truncateText(cell.text, fitted);
       const colored = cell.color && text !== '' ? cell.color(text) : text;
       // The last column is not padded: no line ends in spaces.
-      if (position === shown.length - 1 && columns[i]!.align !== 'right') return colored;
-      return padText(colored, widths[i]!, columns[i]!.align);
+      if (position === shown.length - 1 && column.align !== 'right') return colored;
+      return padText(colored, fitted, column.align);
     });
     return cells.join(GAP).trimEnd();
   });

@@ -27,14 +27,13 @@ export interface LookupMiss {
   error: ReturnType<CliError['toJSON']>['error'];
 }
 
-export interface WriterShape {
-  /** One order expected (create, get with one id): JSON is an object, the table field/value rows. */
-  single: boolean;
-  /** Batch results: records carry their input line and outcome. */
-  batch: boolean;
-  /** A lookup (order get): TSV rows also say which id each was and how its lookup went. */
-  lookup?: boolean;
-}
+/**
+ * What the writer is given. Orders (create, sandbox) and a lookup's results (order get, whose TSV
+ * rows also say which id each was and how its lookup went) are `single` when one order is expected:
+ * JSON is then an object and the table field/value rows. Batch results are records that carry their
+ * input line and outcome.
+ */
+export type WriterShape = { of: 'orders' | 'lookup'; single: boolean } | { of: 'batch' };
 
 export interface OrderWriter {
   format: OutputFormat;
@@ -64,7 +63,7 @@ function tsvRow(
   input: string | undefined,
 ): { cells: unknown[]; header: readonly string[] } {
   const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
-  if (shape.lookup) {
+  if (shape.of === 'lookup') {
     const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
     return { cells: [...cells, ...lookup], header: LOOKUP_HEADER };
   }
@@ -114,11 +113,12 @@ export async function createOrderWriter(
 
   const emitJson = (value: unknown) => {
     if (format === 'ndjson') return out(`${JSON.stringify(value)}\n`);
-    if (shape.single) return out(`${JSON.stringify(value, null, 2)}\n`);
+    if (single) return out(`${JSON.stringify(value, null, 2)}\n`);
     out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
   };
 
-  const orderHeader = shape.lookup ? LOOKUP_HEADER : ORDER_COLUMNS;
+  const single = shape.of !== 'batch' && shape.single;
+  const header = shape.of === 'lookup' ? LOOKUP_HEADER : shape.of === 'batch' ? BATCH_HEADER : ORDER_COLUMNS;
   const writeHeader = (header: readonly string[]) => {
     if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
     headerDone = true;
@@ -168,9 +168,10 @@ export async function createOrderWriter(
             `${tables[0].batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`,
           );
         // One id that gave no order: its error on stderr says it all.
-        else if (shape.single) {
+        else if (single) {
           if (order) out(`${tables[0].singleTable(order, paint, width)}\n`);
-        } else tableRows.push(miss ? { missed: miss } : { order: order! });
+        } else if (miss) tableRows.push({ missed: miss });
+        else if (order) tableRows.push({ order });
     }
     count++;
   };
@@ -187,10 +188,8 @@ export async function createOrderWriter(
     },
     async end() {
       // A TSV of no orders is still a TSV: its header says what its columns would be.
-      if (format === 'tsv' && !flags.raw && !flags.field)
-        writeHeader(shape.batch ? BATCH_HEADER : orderHeader);
-      if (format === 'json' && !shape.single && !flags.raw && !flags.field)
-        out(count === 0 ? '[]\n' : '\n]\n');
+      if (format === 'tsv' && !flags.raw && !flags.field) writeHeader(header);
+      if (format === 'json' && !single && !flags.raw && !flags.field) out(count === 0 ? '[]\n' : '\n]\n');
       if (tables && tableRows.length > 0) out(`${tables[0].manyTable(tableRows, paint, width)}\n`);
     },
   };

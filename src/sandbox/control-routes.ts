@@ -10,7 +10,7 @@ import type { SandboxCore } from './core.js';
 import { readForced } from './faults.js';
 import { ORDER_NOT_FOUND, type SandboxOrder } from './orders.js';
 import { isLoopbackName } from './request-guard.js';
-import { json, type Router } from './router.js';
+import { json, pathParam, type Router } from './router.js';
 import { changeStatus, STATE_NAME } from './status-change.js';
 
 export const CONTROL_PREFIX = '/_sandbox';
@@ -83,7 +83,7 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
   );
 
   router.post(`${CONTROL_PREFIX}/orders/:uuid/status`, ({ params, body }) => {
-    const order = core.orders.find(params.uuid!);
+    const order = core.orders.find(pathParam(params, 'uuid'));
     if (!order) return json(ORDER_NOT_FOUND.body, ORDER_NOT_FOUND.status);
     const { status, from } = objectBody(body) ?? {};
     if (typeof status !== 'string' || !STATE_NAME.test(status))
@@ -117,7 +117,9 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
     return json({ id, url }, 201);
   });
   router.delete(`${CONTROL_PREFIX}/listeners/:id`, ({ params }) =>
-    core.listeners.delete(params.id!) ? json({ removed: true }) : badRequest('no such listener', 404),
+    core.listeners.delete(pathParam(params, 'id'))
+      ? json({ removed: true })
+      : badRequest('no such listener', 404),
   );
 
   router.get(`${CONTROL_PREFIX}/openapi.json`, async () => {

@@ -59,8 +59,8 @@ export class ForcedQueue {
     const index = this.#queue.findIndex(
       (f) => (f.route === '*' || f.route === route) && (!f.version || f.version === version),
     );
-    if (index < 0) return undefined;
-    const forced = this.#queue[index]!;
+    const forced = this.#queue[index];
+    if (!forced) return undefined;
     forced.times -= 1;
     if (forced.times <= 0) this.#queue.splice(index, 1);
     return forced;

@@ -80,13 +80,18 @@ function write(response: ServerResponse, answer: Answer, close = false): void {
   response.end(text);
 }
 
-function run(match: Match, request: IncomingMessage, response: ServerResponse, body: string | undefined) {
-  const url = request.url!;
+function run(
+  match: Match,
+  { method, url }: { method: string; url: string },
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: string | undefined,
+) {
   const mark = url.indexOf('?');
   let answer: ReturnType<Match['handler']>;
   try {
     answer = match.handler({
-      method: request.method!,
+      method,
       url,
       params: match.params,
       query: mark < 0 ? '' : url.slice(mark + 1),
@@ -115,25 +120,25 @@ export type Guard = (method: string, headers: IncomingMessage['headers']) => str
  */
 export function createListener(router: Router, guard: Guard, log?: (line: RequestLine) => void) {
   return (request: IncomingMessage, response: ServerResponse): void => {
+    // Both are set on every request a server receives; only a client's own message has neither.
+    const { method = '', url = '' } = request;
     if (log) {
       const started = performance.now();
       response.once('finish', () =>
         log({
-          method: request.method!,
-          path: request.url!,
+          method,
+          path: url,
           status: response.statusCode,
           ms: performance.now() - started,
         }),
       );
     }
-    const method = request.method!;
     const refused = guard(method, request.headers);
     if (refused !== undefined) {
       // The body, if any, is not read: the connection cannot be reused.
       write(response, answers.forbidden(refused), true);
       return;
     }
-    const url = request.url!;
     const mark = url.indexOf('?');
     let match: Match | undefined;
     try {
@@ -147,7 +152,7 @@ export function createListener(router: Router, guard: Guard, log?: (line: Reques
       return;
     }
     if (method === 'GET' || method === 'HEAD') {
-      run(match, request, response, undefined);
+      run(match, { method, url }, request, response, undefined);
       return;
     }
     const tooLarge = () => write(response, answers.tooLarge(), true);
@@ -168,11 +173,10 @@ export function createListener(router: Router, guard: Guard, log?: (line: Reques
     });
     request.on('end', () => {
       if (size > BODY_LIMIT) return;
+      const [only, ...more] = chunks;
       const body =
-        chunks.length === 0
-          ? undefined
-          : (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-      run(match, request, response, body);
+        only === undefined ? undefined : (more.length === 0 ? only : Buffer.concat(chunks)).toString('utf8');
+      run(match, { method, url }, request, response, body);
     });
   };
 }
@@ -196,7 +200,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Exceeded maximum allowed HTTP header size']
         : [400, 'Client Error'];
-  const reason = STATUS_CODES[status]!;
+  // node:http knows the reason phrase of all three.
+  const reason = STATUS_CODES[status] ?? message;
   const body = JSON.stringify({ error: reason, message, statusCode: status });
   if (socket.writable)
     socket.write(

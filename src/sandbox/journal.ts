@@ -37,8 +37,8 @@ const costOf = (entry: Recorded) =>
 /** Whether `value` nests objects and arrays deeper than `limit`, found without recursion. */
 function deeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [item, depth] = top;
     if (typeof item !== 'object' || item === null) continue;
     if (depth > limit) return true;
     for (const child of Object.values(item)) stack.push([child, depth + 1]);
@@ -74,7 +74,12 @@ export class Journal {
     // Trim in batches so a full journal does not shift its whole array on every request.
     if (this.#entries.length > this.limit * 1.5 + 100) this.#drop(this.#entries.length - this.limit);
     let oldest = 0;
-    for (let bytes = this.#bytes; bytes > JOURNAL_BYTES; oldest++) bytes -= costOf(this.#entries[oldest]!);
+    let bytes = this.#bytes;
+    for (const entry of this.#entries) {
+      if (bytes <= JOURNAL_BYTES) break;
+      bytes -= costOf(entry);
+      oldest++;
+    }
     if (oldest > 0) this.#drop(oldest);
   }
 

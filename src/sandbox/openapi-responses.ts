@@ -105,17 +105,19 @@ const SANDBOX_ANSWERS: Schema = {
  */
 export function withSandboxAnswers(responses: Schema, reads: 'body' | 'path'): Schema {
   const catalog403 = responses['403'] as { description: string; content: Record<string, Schema> } | undefined;
-  const forbidden = catalog403
-    ? {
-        description: `${catalog403.description}. Or: ${REFUSED}`,
-        content: {
-          'application/json': {
-            ...catalog403.content['application/json'],
-            schema: { anyOf: [catalog403.content['application/json']!.schema, ref('SandboxRefusal')] },
+  const catalogJson = catalog403?.content['application/json'];
+  const forbidden =
+    catalog403 && catalogJson
+      ? {
+          description: `${catalog403.description}. Or: ${REFUSED}`,
+          content: {
+            'application/json': {
+              ...catalogJson,
+              schema: { anyOf: [catalogJson.schema, ref('SandboxRefusal')] },
+            },
           },
-        },
-      }
-    : { description: REFUSED, content: json(ref('SandboxRefusal')) };
+        }
+      : { description: REFUSED, content: json(ref('SandboxRefusal')) };
   const own =
     reads === 'body'
       ? {

@@ -9,18 +9,19 @@ import type { SandboxOrder } from './orders.js';
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
 export function paymentPage(order: SandboxOrder, notice?: string): string {
   const open = order.status === ORDER_STATES.pending;
-  const rows = [
+  const fields: Array<[string, unknown]> = [
     ['Order', order.orderNumber ?? order.uuid],
     ['Description', order.description],
     ['Amount', formatAmount(order.amountCents)],
     ['Status', order.status],
-  ]
-    .map(([label, value]) => `<tr><th>${escapeHtml(label!)}</th><td>${escapeHtml(String(value))}</td></tr>`)
+  ];
+  const rows = fields
+    .map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(String(value))}</td></tr>`)
     .join('');
   const actions = open
     ? `<form method="post" action="/pay/${order.uuid}/pay"><button type="submit" id="pay">Pay</button></form>

@@ -73,6 +73,13 @@ interface Pattern {
   handler: Handler;
 }
 
+/** A path parameter of the route (`:name` in its path); a handler asks only for the names its path has. */
+export function pathParam(params: Record<string, string>, name: string): string {
+  const value = params[name];
+  if (value === undefined) throw new Error(`the route has no :${name} in its path`);
+  return value;
+}
+
 export interface Match {
   handler: Handler;
   params: Record<string, string>;
@@ -127,7 +134,8 @@ export class Router {
       if (!match) continue;
       const params: Record<string, string> = {};
       pattern.names.forEach((name, index) => {
-        const value = match[index + 1]!;
+        // Every parameter's group takes part in a match: `([^/]+)`.
+        const value = match[index + 1] ?? '';
         params[name] = value.includes('%') ? decodeURIComponent(value) : value;
       });
       return { handler: pattern.handler, params };

@@ -12,7 +12,7 @@ import type { SandboxCore } from './core.js';
 import type { Forced } from './faults.js';
 import { ORDER_NOT_FOUND, ORDERS_FULL } from './orders.js';
 import { notFoundPage, paymentPage } from './payment-page.js';
-import { type Answer, html, NO_ANSWER, type Request, type Router, redirect } from './router.js';
+import { type Answer, html, NO_ANSWER, pathParam, type Request, type Router, redirect } from './router.js';
 import { changeStatus } from './status-change.js';
 import type { TokenClaims } from './tokens.js';
 
@@ -67,9 +67,9 @@ function sameSecret(given: string, expected: string): boolean {
 
 function authenticate(core: SandboxCore, request: Request): MaybeAsync<TokenClaims | Outcome> {
   const header = request.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (!match) return fail('unauthorized');
-  return after(core.tokens.verify(match[1]!), (verdict) =>
+  const token = header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+  if (!token) return fail('unauthorized');
+  return after(core.tokens.verify(token), (verdict) =>
     verdict.ok ? verdict.claims : fail(verdict.reason === 'expired' ? 'expired' : 'unauthorized'),
   );
 }
@@ -211,14 +211,14 @@ function serve(
         return gone;
       }
       if (forced?.fault && forced.fault !== 'latency') {
-        const fault = forced;
+        const fault = { ...forced, fault: forced.fault };
         const faulty = () => {
           const spoiled = faultAnswer(fault, request);
           // A withheld answer is journaled with status 0.
           record(spoiled === NO_ANSWER ? 0 : spoiled.status);
           return spoiled;
         };
-        return AFTER_WORK.has(fault.fault!) ? after(handler(core, version, exchange), faulty) : faulty();
+        return AFTER_WORK.has(fault.fault) ? after(handler(core, version, exchange), faulty) : faulty();
       }
       const entry = forced?.error ? findCatalogEntry(forced.error) : undefined;
       const outcome = entry
@@ -243,7 +243,7 @@ export function registerServiceRoutes(router: Router, core: SandboxCore): void {
   }
 
   router.get('/pay/:uuid', ({ params }) => {
-    const order = core.orders.find(params.uuid!);
+    const order = core.orders.find(pathParam(params, 'uuid'));
     return order ? html(paymentPage(order)) : html(notFoundPage(), 404);
   });
   for (const [action, status] of [
@@ -251,7 +251,7 @@ export function registerServiceRoutes(router: Router, core: SandboxCore): void {
     ['fail', ORDER_STATES.failed],
   ] as const) {
     router.post(`/pay/:uuid/${action}`, ({ params }) => {
-      const order = core.orders.find(params.uuid!);
+      const order = core.orders.find(pathParam(params, 'uuid'));
       if (!order) return html(notFoundPage(), 404);
       if (order.status !== ORDER_STATES.pending)
         return html(paymentPage(order, `This order is already ${order.status}.`), 409);

@@ -141,7 +141,8 @@ function readSnapshot(value: unknown): KeptState {
 
 /** The log: a header line `{"format":2,"sequence":N}`, then one order per line. */
 function readLog(lines: string[], whole: boolean): KeptState {
-  const header = readHeader(JSON.parse(lines[0]!), ['format', 'sequence']);
+  const [first = ''] = lines;
+  const header = readHeader(JSON.parse(first), ['format', 'sequence']);
   const orders: OrderRecord[] = [];
   lines.slice(1).forEach((line, index) => {
     if (line.trim() === '') return;
@@ -166,7 +167,7 @@ function readState(text: string): KeptState {
   const lines = text.split('\n');
   let first: unknown;
   try {
-    first = JSON.parse(lines[0]!);
+    first = JSON.parse(lines[0] ?? '');
   } catch {
     first = undefined;
   }

@@ -45,7 +45,7 @@ const DEFAULT_KEYS: ConfigKey[] = [
       defaults(data).env = value as EnvName | undefined;
     },
     check: (value) => {
-      const env = normalizeEnv(oneOf('default-env', ENV_CHOICES, value))!;
+      const env = normalizeEnv(oneOf('default-env', ENV_CHOICES, value));
       if (env === 'production')
         throw invalidField(
           'default-env',

@@ -43,10 +43,12 @@ export function credentialsFromEnv(ctx: Context): Credentials | undefined {
     );
   }
   const { PAYORDER_USERNAME, PAYORDER_CLIENT_ID, PAYORDER_CLIENT_SECRET_ID } = ctx.env;
+  // All three are set: a missing one is refused above.
+  if (!PAYORDER_USERNAME || !PAYORDER_CLIENT_ID || !PAYORDER_CLIENT_SECRET_ID) return undefined;
   return {
-    username: PAYORDER_USERNAME!,
-    clientId: PAYORDER_CLIENT_ID!,
-    clientSecretId: PAYORDER_CLIENT_SECRET_ID!,
+    username: PAYORDER_USERNAME,
+    clientId: PAYORDER_CLIENT_ID,
+    clientSecretId: PAYORDER_CLIENT_SECRET_ID,
   };
 }
 

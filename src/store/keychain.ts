@@ -59,5 +59,5 @@ export async function openKeychain(env: Env, signal?: AbortSignal): Promise<Keyc
 /** What a failure of the keychain says, in one line ("Couldn't access platform storage: …"). */
 export function keychainProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.trim() || 'the keychain refused';
+  return message.replace(/\n[\s\S]*$/, '').trim() || 'the keychain refused';
 }

@@ -163,8 +163,9 @@ export function pruneProfile(data: StoreData, profile: string): void {
   if (profile === DEFAULT_PROFILE) return;
   const named = data.profiles?.[profile];
   if (!named) return;
-  for (const [env, stored] of Object.entries(named.environments ?? {}))
-    if (!holdsSomething(stored)) delete named.environments![env as EnvName];
-  if (Object.keys(named.environments ?? {}).length === 0) delete data.profiles![profile];
+  const { environments = {} } = named;
+  for (const [env, stored] of Object.entries(environments))
+    if (!holdsSomething(stored)) delete environments[env as EnvName];
+  if (Object.keys(environments).length === 0 && data.profiles) delete data.profiles[profile];
   if (Object.keys(data.profiles ?? {}).length === 0) delete data.profiles;
 }

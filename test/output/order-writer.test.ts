@@ -96,9 +96,9 @@ const RECORDS: BatchRecord[] = [
   },
 ];
 
-const SINGLE: WriterShape = { single: true, batch: false };
-const MANY: WriterShape = { single: false, batch: false };
-const BATCH: WriterShape = { single: false, batch: true };
+const SINGLE: WriterShape = { of: 'orders', single: true };
+const MANY: WriterShape = { of: 'orders', single: false };
+const BATCH: WriterShape = { of: 'batch' };
 
 const TSV_HEADER = [
   'uuid',
@@ -455,7 +455,7 @@ describe('a lookup: every id gets a row, in input order, in every format', () =>
   });
 
   it('TSV: the input, the outcome and the error follow the order columns', async () => {
-    expect(await write('tsv', { ...MANY, lookup: true }, { lookups: LOOKUPS })).toBe(
+    expect(await write('tsv', { of: 'lookup', single: false }, { lookups: LOOKUPS })).toBe(
       tsv([
         [...TSV_HEADER, 'input', 'outcome', 'error'],
         [...TSV_V2.slice(0, -1), LONG_LINK, V2.uuid, 'found', ''],

@@ -58,15 +58,18 @@ export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   qr?: boolean;
 }
 
-export interface OrderCreateOptions {
+/** What every kind of order create shares: where it goes and how it is shown. */
+interface CreateCommon {
   target: Target;
   output: OutputOptions;
   /** The stored default-output. */
   storedOutput?: OutputFormat;
-  /** One order from flags, checked; absent for a batch. */
-  draft?: OrderDraft;
-  batch?: BatchOptions;
-  dryRun: boolean;
+}
+
+/** One order from flags, checked. */
+export interface SingleOrderOptions extends CreateCommon {
+  kind: 'order';
+  draft: OrderDraft;
   /** Show the request and ask before sending it: an order asked for on a terminal, for production. */
   confirm: boolean;
   /** --web and --qr: where the payment link goes once the order exists. */
@@ -75,8 +78,23 @@ export interface OrderCreateOptions {
   wait?: WaitPlan;
 }
 
+/** What order create does: one order, one order's request shown (--dry-run), or a batch (--input). */
+export type OrderCreateOptions =
+  | SingleOrderOptions
+  | (CreateCommon & { kind: 'dry-run'; draft: OrderDraft })
+  | (CreateCommon & { kind: 'batch'; batch: BatchOptions });
+
 export type OrderCreateResult =
-  | { kind: 'order'; order: Order; raw: string; waited?: Waited; waitFailure?: unknown }
+  | {
+      kind: 'order';
+      order: Order;
+      raw: string;
+      waited?: Waited;
+      /** What ended the wait before the order left PENDING (Ctrl-C, an answer the lookup cannot use). */
+      waitFailure?: unknown;
+      /** The order left PENDING unpaid, or was still PENDING at the timeout. */
+      unpaid?: CliError;
+    }
   | { kind: 'dry-run'; request: WireRequest }
   | { kind: 'batch'; run: BatchRun };
 
@@ -96,10 +114,11 @@ function checkJournalFolder(journal: string): void {
 
 /** Every required flag that is missing, in one message: a script learns them all in one run. */
 function missingFlags(missing: RequiredField[]): CliError {
+  const [first] = missing;
   return usageError(
     `missing ${missing.map(flagName).join(', ')} (no prompts without a terminal or with --no-input)`,
     {
-      field: flagName(missing[0]!),
+      field: first === undefined ? undefined : flagName(first),
       hint: 'payorder order create --amount 12.50 --description "Invoice 42" --success https://shop.example/ok --fail https://shop.example/ko',
     },
   );
@@ -156,36 +175,34 @@ export async function parseOrderCreateOptions(
     });
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
-  const options: OrderCreateOptions = {
-    target,
-    output,
-    storedOutput: data.defaults?.output,
-    dryRun: Boolean(flags.dryRun),
-    confirm: false,
-    link,
-    wait,
-  };
+  const common = { target, output, storedOutput: data.defaults?.output };
   if (input !== undefined) {
     const journal: JournalChoice =
       flags.journal !== undefined
         ? { kind: 'file', path: flags.journal }
         : { kind: 'automatic', ...batchWindow(data), again: Boolean(flags.again) };
-    options.batch = { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown) };
-    return options;
+    return {
+      ...common,
+      kind: 'batch',
+      batch: { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown) },
+    };
   }
+  const dryRun = Boolean(flags.dryRun);
+  let confirm = false;
   const missing = missingFields(fields);
   if (missing.length > 0) {
     if (!ctx.flags.interactive) throw missingFlags(missing);
     // What is wrong, or no login, is said before a person fills anything in.
     checkGivenFields(fields, target.version, flagName);
-    if (!options.dryRun) requireCredentials(ctx, data, target);
+    if (!dryRun) requireCredentials(ctx, data, target);
     const { askOrderFields } = await import('./create.form.js');
     Object.assign(fields, await askOrderFields(ctx, missing));
-    options.confirm = target.env === 'production' && !options.dryRun;
+    confirm = target.env === 'production' && !dryRun;
   }
-  options.draft = draftFrom(fields, target.version, flagName);
-  if (!options.dryRun) requireCredentials(ctx, data, target);
-  return options;
+  const draft = draftFrom(fields, target.version, flagName);
+  if (dryRun) return { ...common, kind: 'dry-run', draft };
+  requireCredentials(ctx, data, target);
+  return { ...common, kind: 'order', draft, confirm, link, wait };
 }
 
 /** The request as it would be sent, the token masked: what --dry-run prints and production confirms. */
@@ -209,7 +226,7 @@ function requestText(request: WireRequest): string {
 /** --qr and --web for the order created: the QR code on stdout when stdout shows a table, else on stderr. */
 function showLink(
   order: Order,
-  { output, storedOutput, link }: OrderCreateOptions,
+  { output, storedOutput, link }: SingleOrderOptions,
   ctx: Context,
 ): Promise<void> {
   const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
@@ -219,15 +236,16 @@ function showLink(
 
 export async function runOrderCreate(options: OrderCreateOptions, ctx: Context): Promise<OrderCreateResult> {
   const { target } = options;
-  if (options.batch) {
+  if (options.kind === 'batch') {
     const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
       interruptible: false,
     });
     return { kind: 'batch', run: startBatch(ctx, session, options.batch) };
   }
-  const draft = options.draft!;
+  const { draft } = options;
   if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2_WARNING);
-  if (options.dryRun) return { kind: 'dry-run', request: await previewRequest(target, draft, ctx) };
+  if (options.kind === 'dry-run')
+    return { kind: 'dry-run', request: await previewRequest(target, draft, ctx) };
   if (options.confirm) {
     const { confirmSending } = await import('./create.form.js');
     await confirmSending(ctx, requestText(await previewRequest(target, draft, ctx)));
@@ -246,10 +264,16 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     await showLink(created.order, options, ctx);
     const session = await openSession(ctx, target);
     // Waiting (its spinner and timing) is loaded only for --wait.
-    const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
+    const { orderLookup, waitError, waitForPayment } = await import('../../orders/wait.js');
     const lookup = orderLookup(session, created.order.uuid);
     const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
-    return { kind: 'order', order: waited.order, raw: waited.raw, waited };
+    return {
+      kind: 'order',
+      order: waited.order,
+      raw: waited.raw,
+      waited,
+      unpaid: waitError(waited, options.wait),
+    };
   } catch (error) {
     return { ...created, waitFailure: error };
   }
@@ -281,14 +305,12 @@ export async function renderOrderCreate(
   }
   if (result.kind === 'order') {
     const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
-    const writer = await createOrderWriter(ctx, output, format, { single: true, batch: false });
+    const writer = await createOrderWriter(ctx, output, format, { of: 'orders', single: true });
     writer.order(result.order, result.raw);
     await writer.end();
     if (result.waitFailure !== undefined) throw afterCreation(result.waitFailure, result.order.uuid);
-    if (!result.waited) await showLink(result.order, options, ctx);
-    const unpaid =
-      result.waited && (await import('../../orders/wait.js')).waitError(result.waited, options.wait!);
-    if (unpaid) throw unpaid;
+    if (!result.waited && options.kind === 'order') await showLink(result.order, options, ctx);
+    if (result.unpaid) throw result.unpaid;
     return;
   }
   await renderBatch(result.run, options, ctx);
@@ -299,7 +321,7 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
   const { output, storedOutput } = options;
   // A batch streams: NDJSON is the piped default so results can be read as they come.
   const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput, whenPiped: 'ndjson' });
-  const writer = await createOrderWriter(ctx, output, format, { single: false, batch: true });
+  const writer = await createOrderWriter(ctx, output, format, { of: 'batch' });
   const progress = await createProgress(ctx);
   const onStop = () => {
     if (ctx.signal.reason === 'EPIPE') return;

@@ -33,16 +33,16 @@ export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
   concurrency: string;
 }
 
-export interface OrderGetOptions {
-  ids: string[];
-  input?: string;
-  concurrency: number;
+interface GetCommon {
   target: Target;
   output: OutputOptions;
   storedOutput?: OutputFormat;
-  /** --wait: look the one order up until it leaves PENDING, for at most this long. */
-  wait?: WaitPlan;
 }
+
+/** Ids looked up once each; or, with --wait, the one order looked up until it leaves PENDING. */
+export type OrderGetOptions =
+  | (GetCommon & { kind: 'lookups'; ids: string[]; input?: string; concurrency: number })
+  | (GetCommon & { kind: 'wait'; id: string; wait: WaitPlan });
 
 export async function parseOrderGetOptions(
   ids: string[],
@@ -54,7 +54,8 @@ export async function parseOrderGetOptions(
     throw usageError('give at least one order id or uuid, or --input FILE');
   const concurrency = parseConcurrency(flags.concurrency);
   const wait = parseWaitOptions(flags);
-  if (wait && (ids.length !== 1 || input !== undefined))
+  const [first, ...others] = ids;
+  if (wait && (first === undefined || others.length > 0 || input !== undefined))
     throw usageError('--wait follows one order: give one uuid (or v1 id), not several ids or --input', {
       field: '--wait',
     });
@@ -63,7 +64,9 @@ export async function parseOrderGetOptions(
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
   requireCredentials(ctx, data, target);
-  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output, wait };
+  const common = { target, output, storedOutput: data.defaults?.output };
+  if (wait && first !== undefined) return { ...common, kind: 'wait', id: first, wait };
+  return { ...common, kind: 'lookups', ids, input, concurrency };
 }
 
 async function* idsFrom(args: string[], input: string | undefined, ctx: Context): AsyncGenerator<string> {
@@ -81,7 +84,13 @@ export type Lookup = { input: string } & ({ found: OrderResult } | { error: CliE
 
 export type OrderGetResult =
   | { kind: 'lookups'; lookups: AsyncGenerator<Lookup> }
-  | { kind: 'waited'; input: string; waited: Waited };
+  | {
+      kind: 'waited';
+      input: string;
+      waited: Waited;
+      /** The order left PENDING unpaid, or was still PENDING at the timeout. */
+      unpaid?: CliError;
+    };
 
 /** A "not found" with the hint its id calls for: the other --api, or that only ids are looked up. */
 function withHint(error: unknown, id: string, version: ApiVersion): unknown {
@@ -92,22 +101,23 @@ function withHint(error: unknown, id: string, version: ApiVersion): unknown {
 /** Each id's lookup, in input order; or, with --wait, the one order once it has left PENDING. */
 export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promise<OrderGetResult> {
   const { version } = options.target;
+  if (options.kind === 'wait') {
+    const session = await openSession(ctx, options.target);
+    const input = options.id;
+    try {
+      // Waiting (its spinner and timing) is loaded only for --wait.
+      const { orderLookup, waitError, waitForPayment } = await import('../../orders/wait.js');
+      const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
+      return { kind: 'waited', input, waited, unpaid: waitError(waited, options.wait) };
+    } catch (error) {
+      throw withHint(error, input, version);
+    }
+  }
   // Ids from a file are many: they go through a keep-alive agent sized to --concurrency.
   const session = await openSession(
     options.input === undefined ? ctx : withConnections(ctx, options.concurrency),
     options.target,
   );
-  if (options.wait) {
-    const input = options.ids[0]!;
-    try {
-      // Waiting (its spinner and timing) is loaded only for --wait.
-      const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
-      const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
-      return { kind: 'waited', input, waited };
-    } catch (error) {
-      throw withHint(error, input, version);
-    }
-  }
   const lookup = async (input: string): Promise<Lookup> => {
     try {
       const key = checkOrderId(input);
@@ -125,7 +135,8 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
   return { kind: 'lookups', lookups };
 }
 
-const isSingle = (options: OrderGetOptions) => options.ids.length === 1 && options.input === undefined;
+const isSingle = (options: OrderGetOptions) =>
+  options.kind === 'wait' || (options.ids.length === 1 && options.input === undefined);
 
 export async function renderOrderGet(
   result: OrderGetResult,
@@ -134,13 +145,12 @@ export async function renderOrderGet(
 ): Promise<void> {
   const format = chooseFormat(ctx, { asked: options.output.format, stored: options.storedOutput });
   const single = isSingle(options);
-  const writer = await createOrderWriter(ctx, options.output, format, { single, batch: false, lookup: true });
+  const writer = await createOrderWriter(ctx, options.output, format, { of: 'lookup', single });
   if (result.kind === 'waited') {
     const { waited, input } = result;
     writer.order(waited.order, waited.raw, input);
     await writer.end();
-    const error = (await import('../../orders/wait.js')).waitError(waited, options.wait!);
-    if (error) throw error;
+    if (result.unpaid) throw result.unpaid;
     return;
   }
   let worst: CliError | undefined;

@@ -45,7 +45,7 @@ export function registerSandboxSettle(sandbox: Command, ctx: Context): void {
       .command(settlement)
       .summary(summary)
       .description(
-        `${summary[0]!.toUpperCase()}${summary.slice(1)}, in the running sandbox (its address: PAYORDER_CHECKOUT_URL, ` +
+        `${summary.charAt(0).toUpperCase()}${summary.slice(1)}, in the running sandbox (its address: PAYORDER_CHECKOUT_URL, ` +
           "sandbox.v2.checkout-url, else http://127.0.0.1:4010). The order's notification_url and every " +
           '`payorder sandbox listen` are notified.',
       )

@@ -16,9 +16,10 @@ import { timeoutSeconds } from '../../variables.js';
 export async function sandboxAddress(ctx: Context): Promise<string> {
   const data = (await ctx.store()).read();
   const version = resolveVersion(ctx, {}, data, 'sandbox');
+  const found = findAddress(ctx, data, 'sandbox', version, 'checkout', resolveProfile(ctx, {}));
   // findAddress always has one for the sandbox: its default.
-  const { url, from } = findAddress(ctx, data, 'sandbox', version, 'checkout', resolveProfile(ctx, {}))!;
-  return checkBaseUrl(from, url);
+  if (!found) throw new Error('the sandbox environment has no default checkout address');
+  return checkBaseUrl(found.from, found.url);
 }
 
 /**
@@ -32,8 +33,8 @@ export async function renderOrderViews(
   ctx: Context,
 ): Promise<void> {
   const writer = await createOrderWriter(ctx, output, chooseFormat(ctx, { asked: output.format }), {
+    of: 'orders',
     single,
-    batch: false,
   });
   for (const view of views) {
     writer.order(view.order, view.raw);
