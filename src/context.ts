@@ -12,6 +12,7 @@ import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
 import { profileEnvFlags } from './store/profile-data.js';
 import type { ProfileStore } from './store/profile-store.js';
+import { type Prompter, terminalPrompter } from './terminal/prompter.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
 export type { Env } from './variables.js';
@@ -65,6 +66,8 @@ export interface Context {
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   flags: Flags;
+  /** Asks a person; only when `flags.interactive` says one can answer. */
+  prompter: Prompter;
   /**
    * Aborted on Ctrl-C, SIGTERM or SIGHUP (stop taking new work; let work in flight finish), and on a closed
    * stdout (reason "EPIPE").
@@ -106,6 +109,8 @@ export interface ContextParts {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Defaults to the OS keychain; tests may give one of their own. */
   keychain?: () => Promise<KeychainAccess>;
+  /** Defaults to the terminal's prompts on stdin and stderr; tests give one that answers from a script. */
+  prompter?: Prompter;
 }
 
 /** A context from its parts: the entry point passes the process's, tests their own. */
@@ -117,6 +122,7 @@ export function buildContext({
   clock,
   sleep,
   keychain: openOwn,
+  prompter,
 }: ContextParts): Context {
   let store: Promise<ProfileStore> | undefined;
   let dataFolder: DataFolder | undefined;
@@ -131,6 +137,7 @@ export function buildContext({
     clock: clock ?? clockFrom(env),
     sleep: sleep ?? ((ms, abort) => delay(ms, undefined, { signal: abort })),
     flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY, allowInsecureHttp: false },
+    prompter: prompter ?? terminalPrompter(io, signal),
     signal,
     forced: forced ?? new AbortController().signal,
     store() {

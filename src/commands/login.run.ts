@@ -23,6 +23,7 @@ import {
   environmentOf,
   ownAddresses,
 } from '../store/profile-data.js';
+import { PromptCancelled } from '../terminal/prompter.js';
 
 export interface LoginFlags extends TargetFlags {
   username?: string;
@@ -35,8 +36,9 @@ export interface LoginFlags extends TargetFlags {
   json?: boolean;
 }
 
-export interface LoginOptions {
-  target: Target;
+/** What the flags (and PAYORDER_ variables) ask for, checked without the store: parseLoginFlags' result. */
+export interface LoginRequest {
+  targetFlags: TargetFlags;
   /** Addresses given with --auth-url / --checkout-url, stored with the login. */
   given: Partial<Record<AddressKind, string>>;
   /** Whether --api was given: then the version is stored as the environment's. */
@@ -47,6 +49,11 @@ export interface LoginOptions {
   /** --insecure-storage: keep the secret in the store's file, not the OS keychain. */
   insecureStorage: boolean;
   json: boolean;
+}
+
+/** The request with its target resolved against the store. */
+export interface LoginOptions extends Omit<LoginRequest, 'targetFlags'> {
+  target: Target;
 }
 
 export interface LoginResult {
@@ -61,7 +68,8 @@ export interface LoginResult {
   secret_storage: SecretStorage;
 }
 
-export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promise<LoginOptions> {
+/** The flags as a request: pure, every check that needs neither the store nor the network. */
+export function parseLoginFlags(flags: LoginFlags, ctx: Context): LoginRequest {
   if (flags.clientSecretStdin && flags.clientSecretFile)
     throw usageError('give the secret one way: --client-secret-stdin or --client-secret-file, not both');
   if (flags.clientSecretStdin && ctx.io.stdinIsTTY)
@@ -70,8 +78,28 @@ export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promis
     auth: flags.authUrl === undefined ? undefined : checkBaseUrl('--auth-url', flags.authUrl),
     checkout: flags.checkoutUrl === undefined ? undefined : checkBaseUrl('--checkout-url', flags.checkoutUrl),
   };
+  return {
+    targetFlags: flags,
+    given,
+    storeVersion: Boolean(flags.api),
+    username: flags.username ?? (ctx.env.PAYORDER_USERNAME || undefined),
+    clientId: flags.clientId ?? (ctx.env.PAYORDER_CLIENT_ID || undefined),
+    secret: flags.clientSecretStdin
+      ? { from: 'stdin' }
+      : flags.clientSecretFile
+        ? { from: 'file', path: flags.clientSecretFile }
+        : { from: 'env' },
+    insecureStorage: Boolean(flags.insecureStorage),
+    json: Boolean(flags.json),
+  };
+}
+
+/** The request's target, resolved with the store; addresses given for a named profile checked as a pair. */
+export async function resolveLogin(request: LoginRequest, ctx: Context): Promise<LoginOptions> {
+  const { targetFlags, ...options } = request;
+  const { given } = request;
   const data = (await ctx.store()).read();
-  const target = resolveTarget(ctx, flags, data, given);
+  const target = resolveTarget(ctx, targetFlags, data, given);
   // A named profile's own addresses are a pair (a token goes only where its auth address belongs):
   // one given alone must complete a pair the profile already has.
   const missing =
@@ -85,20 +113,7 @@ export async function parseLoginOptions(flags: LoginFlags, ctx: Context): Promis
       `--auth-url and --checkout-url go together for profile ${target.profile}: give --${missing}-url too`,
       { field: `--${missing}-url` },
     );
-  return {
-    target,
-    given,
-    storeVersion: Boolean(flags.api),
-    username: flags.username ?? (ctx.env.PAYORDER_USERNAME || undefined),
-    clientId: flags.clientId ?? (ctx.env.PAYORDER_CLIENT_ID || undefined),
-    secret: flags.clientSecretStdin
-      ? { from: 'stdin' }
-      : flags.clientSecretFile
-        ? { from: 'file', path: flags.clientSecretFile }
-        : { from: 'env' },
-    insecureStorage: Boolean(flags.insecureStorage),
-    json: Boolean(flags.json),
-  };
+  return { ...options, target };
 }
 
 const firstLine = (text: string) => text.replace(/\r?\n[\s\S]*$/, '');
@@ -131,26 +146,20 @@ async function askMissing(partial: Partial<Credentials>, ctx: Context, env: stri
       { field: missing[0] },
     );
   }
-  // The prompts are loaded only when a person is asked something, and only the two used: the
-  // prompts collection would bring its editor prompt and, with it, a charset converter.
-  const [{ default: input }, { default: password }] = await Promise.all([
-    import('@inquirer/input'),
-    import('@inquirer/password'),
-  ]);
-  const io = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal };
+  const { prompter } = ctx;
   const required = (value: string) => value.trim() !== '' || 'required';
   try {
     const username =
-      partial.username ?? (await input({ message: `Username for ${env}:`, validate: required }, io)).trim();
+      partial.username ??
+      (await prompter.input({ message: `Username for ${env}:`, validate: required })).trim();
     const clientId =
-      partial.clientId ?? (await input({ message: 'Client id:', validate: required }, io)).trim();
+      partial.clientId ?? (await prompter.input({ message: 'Client id:', validate: required })).trim();
     const clientSecretId =
       partial.clientSecretId ??
-      (await password({ message: 'Client secret id:', mask: '*', validate: required }, io));
+      (await prompter.password({ message: 'Client secret id:', validate: required }));
     return { username, clientId, clientSecretId };
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'ExitPromptError' || name === 'AbortPromptError')
+    if (error instanceof PromptCancelled)
       throw new CliError('interrupted', 'login cancelled; nothing was stored');
     throw error;
   }

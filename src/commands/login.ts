@@ -48,7 +48,7 @@ export function registerLogin(program: Command, ctx: Context): void {
   ]);
   command.action(async (flags: LoginFlags) => {
     const run = await import('./login.run.js');
-    const options = await run.parseLoginOptions(flags, ctx);
+    const options = await run.resolveLogin(run.parseLoginFlags(flags, ctx), ctx);
     run.renderLogin(await run.runLogin(options, ctx), options, ctx);
   });
 }

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { Target } from '../../src/api/service.js';
 import { type ApiVersion, PATHS, PREFIX } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { tokenKey } from '../../src/session/token-cache.js';
-import { BIN, cliFor, SECRET, SHOP } from '../helpers/cli.js';
+import { cliFor, SECRET, SHOP } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/context.js';
 import { loginArgs, SHOP_ENV, useE2E } from '../helpers/e2e.js';
+import { CANCEL, scriptedPrompter } from '../helpers/prompter.js';
 import { call, journal } from '../helpers/sandbox.js';
 import { OPAQUE_TOKEN, OPAQUE_TOKEN_ANSWER, serveHttp, unusedPort } from '../helpers/servers.js';
 
@@ -113,30 +114,36 @@ describe('payorder login', () => {
     expect(e2e.store().environments?.sandbox?.credentials).toEqual(TEST_ACCOUNT);
   });
 
-  it('by prompt on a terminal (pseudo-TTY), the secret hidden', async () => {
-    const env = e2e.env({ TERM: 'dumb' });
-    const child = execa(
-      'script',
-      ['-qefc', `"${process.execPath}" "${BIN}" login --env stage --api v2`, '/dev/null'],
-      { env, extendEnv: false, reject: false, timeout: 20_000 },
-    );
-    let screen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
+  it('by prompt on a terminal, the secret asked for hidden, an empty answer refused', async () => {
+    const { prompter, asked } = scriptedPrompter([' ', SHOP.username, SHOP.clientId, SECRET]);
+    const result = await runInProcess(['login', '--env', 'stage', '--api', 'v2'], {
+      env: e2e.env(),
+      stdinIsTTY: true,
+      stderrIsTTY: true,
+      prompter,
     });
-    const waitFor = (text: string) =>
-      expect.poll(() => screen.includes(text), { timeout: 10_000, interval: 20 }).toBe(true);
-    await waitFor('Username for stage');
-    child.stdin!.write(`${SHOP.username}\r`);
-    await waitFor('Client id');
-    child.stdin!.write(`${SHOP.clientId}\r`);
-    await waitFor('Client secret id');
-    child.stdin!.write(`${SECRET}\r`);
-    const result = await child;
-    expect(result.exitCode).toBe(0);
-    expect(screen).toContain('Client secret id: *');
-    expect(screen + result.stdout).not.toContain(SECRET);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(asked).toEqual([
+      { kind: 'input', message: 'Username for stage:', refused: ['required'], answer: SHOP.username },
+      { kind: 'input', message: 'Client id:', refused: [], answer: SHOP.clientId },
+      { kind: 'password', message: 'Client secret id:', refused: [], answer: SECRET },
+    ]);
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
     expect(e2e.store().environments?.stage?.credentials).toEqual(SHOP);
+  });
+
+  it('Ctrl-C in a prompt cancels the login: exit 130, nothing stored', async () => {
+    const { prompter } = scriptedPrompter([SHOP.username, CANCEL]);
+    const result = await runInProcess(['login', '--env', 'stage', '--api', 'v2'], {
+      env: e2e.env(),
+      stdinIsTTY: true,
+      stderrIsTTY: true,
+      prompter,
+    });
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('login cancelled; nothing was stored');
+    expect(storeExists()).toBe(false);
+    expect(await journal(e2e.sb.url)).toHaveLength(0);
   });
 
   it('--no-input without a secret fails naming what is missing, and sends nothing', async () => {

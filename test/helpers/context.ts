@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { buildContext, type Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
 import type { KeychainAccess } from '../../src/store/keychain.js';
+import type { Prompter } from '../../src/terminal/prompter.js';
 
 export interface TestContextOptions {
   stdoutIsTTY?: boolean;
@@ -27,6 +28,8 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   /** The keychain payorder sees; by default the OS keychain as `env` reaches it (none on Linux without a D-Bus address). */
   keychain?: KeychainAccess;
+  /** Who answers payorder's questions (see scriptedPrompter); by default the terminal's prompts. */
+  prompter?: Prompter;
 }
 
 export interface TestContext {
@@ -64,6 +67,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     ...(options.now ? { clock: () => options.now! } : {}),
     ...(options.time ?? {}),
     ...(options.keychain ? { keychain: () => Promise.resolve(options.keychain!) } : {}),
+    prompter: options.prompter,
   });
   return { ctx, stdout: out.text, stderr: err.text };
 }

@@ -1,13 +1,13 @@
 /**
- * `payorder order create` on a terminal: asks for the fields that are missing, each checked as it is
- * typed by the very rules the flags follow (orders/draft.ts), and asks for a confirmation before an
- * order asked for this way is sent to production. The prompts are loaded only when a person is
- * asked something; they are drawn on stderr, as stdout carries the order.
+ * `payorder order create` on a terminal: asks (through the context's Prompter) for the fields that
+ * are missing, each checked as it is typed by the very rules the flags follow (orders/draft.ts), and
+ * asks for a confirmation before an order asked for this way is sent to production.
  */
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { checkField, columnName, type OrderFields, type RequiredField } from '../../orders/draft.js';
 import { escapeControl } from '../../output/terminal-text.js';
+import { PromptCancelled } from '../../terminal/prompter.js';
 
 const QUESTIONS: Record<RequiredField, string> = {
   amount: 'Amount (major units, e.g. 12.50):',
@@ -16,16 +16,12 @@ const QUESTIONS: Record<RequiredField, string> = {
   fail: 'Link after a failed payment:',
 };
 
-const promptIO = (ctx: Context) => ({ input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal });
-
 /** A prompt's answer; Ctrl-C or Ctrl-D in a prompt cancels the command, and nothing is sent. */
 async function answer<T>(prompt: () => Promise<T>): Promise<T> {
   try {
     return await prompt();
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'ExitPromptError' || name === 'AbortPromptError')
-      throw new CliError('interrupted', 'cancelled; nothing was sent');
+    if (error instanceof PromptCancelled) throw new CliError('interrupted', 'cancelled; nothing was sent');
     throw error;
   }
 }
@@ -43,11 +39,10 @@ function problemWith(field: RequiredField, value: string): true | string {
 
 /** Asks for each missing field in turn; an answer is accepted only once it follows the field's rule. */
 export async function askOrderFields(ctx: Context, missing: RequiredField[]): Promise<OrderFields> {
-  const { default: input } = await import('@inquirer/input');
   const answers: OrderFields = {};
   for (const field of missing) {
     answers[field] = await answer(() =>
-      input({ message: QUESTIONS[field], validate: (value) => problemWith(field, value) }, promptIO(ctx)),
+      ctx.prompter.input({ message: QUESTIONS[field], validate: (value) => problemWith(field, value) }),
     );
   }
   return answers;
@@ -56,9 +51,8 @@ export async function askOrderFields(ctx: Context, missing: RequiredField[]): Pr
 /** Shows the request that is about to go to production and asks whether to send it (no by default). */
 export async function confirmSending(ctx: Context, request: string): Promise<void> {
   ctx.io.stderr.write(`${escapeControl(request, { keepNewlines: true })}\n`);
-  const { default: confirm } = await import('@inquirer/confirm');
   const send = await answer(() =>
-    confirm({ message: 'Create this order in production?', default: false }, promptIO(ctx)),
+    ctx.prompter.confirm({ message: 'Create this order in production?', default: false }),
   );
   if (!send) throw new CliError('usage', 'not confirmed; nothing was sent');
 }

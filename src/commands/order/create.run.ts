@@ -1,6 +1,7 @@
 /**
- * `payorder order create`, the work: parse the flags into options (every check before any request),
- * run (one order, a dry run, or a batch), and render through the shared order writer.
+ * `payorder order create`, the work: parse the flags into a request (pure), resolve it with the
+ * store and, for fields left out, a person's answers (every check before any request), run (one
+ * order, a dry run, or a batch), and render through the shared order writer.
  */
 
 import { existsSync, statSync } from 'node:fs';
@@ -39,6 +40,7 @@ import { batchWindow } from '../../session/config-keys.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
+import type { StoreData } from '../../store/profile-data.js';
 
 export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   amount?: string;
@@ -124,29 +126,49 @@ function missingFlags(missing: RequiredField[]): CliError {
   );
 }
 
-export async function parseOrderCreateOptions(
-  flags: OrderCreateFlags,
-  ctx: Context,
-): Promise<OrderCreateOptions> {
-  const fields: OrderFields = {
-    amount: flags.amount,
-    description: flags.description,
-    success: flags.success,
-    fail: flags.fail,
-    notification_url: flags.notificationUrl,
-    external_reference: flags.externalReference,
-  };
-  const input = typeof flags.input === 'string' ? flags.input : undefined;
+/**
+ * What the flags ask for, every check that needs neither the store nor the network done: one order
+ * (its fields perhaps incomplete, for a person to fill in) or a batch.
+ */
+export type OrderCreateRequest = { targetFlags: TargetFlags; output: OutputOptions } & (
+  | {
+      kind: 'order';
+      fields: OrderFields;
+      dryRun: boolean;
+      link: LinkRequests;
+      wait?: WaitPlan;
+    }
+  | {
+      kind: 'batch';
+      input: string;
+      concurrency: number;
+      /** --journal; without it payorder keeps a journal of its own, --again ignoring what it holds. */
+      journal?: string;
+      again: boolean;
+      retryUnknown: boolean;
+    }
+);
+
+/** The order's fields as the flags give them, by their names in the spec. */
+const fieldsOf = (flags: OrderCreateFlags): OrderFields => ({
+  amount: flags.amount,
+  description: flags.description,
+  success: flags.success,
+  fail: flags.fail,
+  notification_url: flags.notificationUrl,
+  external_reference: flags.externalReference,
+});
+
+/** The flags of a batch (--input) against those of one order, and against each other. */
+function checkBatchFlags(flags: OrderCreateFlags, fields: OrderFields, input: string | undefined): void {
   const given = Object.entries(fields).filter(([, v]) => v !== undefined);
   if (input !== undefined && given.length > 0) {
     throw usageError(
       `--input takes every field from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')}`,
     );
   }
-  const concurrency = parseConcurrency(flags.concurrency);
   if (input === undefined && (flags.journal || flags.retryUnknown || flags.again))
     throw usageError('--journal, --retry-unknown and --again go with --input');
-  if (flags.journal !== undefined) checkJournalFolder(flags.journal);
   if (flags.journal !== undefined && flags.again)
     throw usageError(
       '--again goes with the journal payorder keeps itself; with --journal, give a new journal file to create every line anew',
@@ -154,55 +176,104 @@ export async function parseOrderCreateOptions(
     );
   if (input !== undefined && flags.dryRun)
     throw usageError('--dry-run shows a single request; it does not go with --input');
-  const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
-  if ((link.web || link.qr) && (input !== undefined || flags.dryRun))
+}
+
+/** --web, --qr and --wait follow the one order created: not a batch's, not a dry run's. */
+function checkFollowUps(
+  link: LinkRequests,
+  wait: WaitPlan | undefined,
+  input: string | undefined,
+  dryRun: boolean,
+): void {
+  if ((link.web || link.qr) && (input !== undefined || dryRun))
     throw usageError(
       `${link.web ? '--web' : '--qr'} shows the payment link of the order created; it does not go with ${input !== undefined ? '--input' : '--dry-run'}`,
       { field: link.web ? '--web' : '--qr' },
     );
-  const wait = parseWaitOptions(flags);
-  if (wait && (input !== undefined || flags.dryRun))
+  if (wait && (input !== undefined || dryRun))
     throw usageError(
       `--wait follows the one order created; it does not go with ${input !== undefined ? '--input' : '--dry-run'}`,
       {
         field: '--wait',
       },
     );
+}
+
+/** The flags as a request: pure, every check that needs no store, file or network. */
+export function parseOrderCreateFlags(flags: OrderCreateFlags): OrderCreateRequest {
+  const fields = fieldsOf(flags);
+  const input = typeof flags.input === 'string' ? flags.input : undefined;
+  checkBatchFlags(flags, fields, input);
+  const concurrency = parseConcurrency(flags.concurrency);
+  const dryRun = Boolean(flags.dryRun);
+  const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
+  const wait = parseWaitOptions(flags);
+  checkFollowUps(link, wait, input, dryRun);
   const output = parseOutputOptions(flags);
-  if (flags.dryRun && (output.field !== undefined || output.raw || output.format === 'tsv'))
+  if (dryRun && (output.field !== undefined || output.raw || output.format === 'tsv'))
     throw usageError('--dry-run shows the request; --field, --raw and -o tsv apply to orders', {
       field: '--dry-run',
     });
+  const common = { targetFlags: flags, output };
+  if (input === undefined) return { ...common, kind: 'order', fields, dryRun, link, wait };
+  return {
+    ...common,
+    kind: 'batch',
+    input,
+    concurrency,
+    journal: flags.journal,
+    again: Boolean(flags.again),
+    retryUnknown: Boolean(flags.retryUnknown),
+  };
+}
+
+/**
+ * The request made whole with what payorder keeps: the target, the stored output and batch window,
+ * the credentials checked; fields missing from one order are asked for (ctx.prompter) when a person
+ * can answer, else refused together.
+ */
+export async function resolveOrderCreate(
+  request: OrderCreateRequest,
+  ctx: Context,
+): Promise<OrderCreateOptions> {
+  if (request.kind === 'batch' && request.journal !== undefined) checkJournalFolder(request.journal);
   const data = (await ctx.store()).read();
-  const target = resolveTarget(ctx, flags, data);
-  const common = { target, output, storedOutput: data.defaults?.output };
-  if (input !== undefined) {
+  const target = resolveTarget(ctx, request.targetFlags, data);
+  const common = { target, output: request.output, storedOutput: data.defaults?.output };
+  if (request.kind === 'batch') {
+    const { input, concurrency, retryUnknown } = request;
     const journal: JournalChoice =
-      flags.journal !== undefined
-        ? { kind: 'file', path: flags.journal }
-        : { kind: 'automatic', ...batchWindow(data), again: Boolean(flags.again) };
-    return {
-      ...common,
-      kind: 'batch',
-      batch: { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown) },
-    };
+      request.journal !== undefined
+        ? { kind: 'file', path: request.journal }
+        : { kind: 'automatic', ...batchWindow(data), again: request.again };
+    return { ...common, kind: 'batch', batch: { input, concurrency, journal, retryUnknown } };
   }
-  const dryRun = Boolean(flags.dryRun);
-  let confirm = false;
-  const missing = missingFields(fields);
-  if (missing.length > 0) {
-    if (!ctx.flags.interactive) throw missingFlags(missing);
-    // What is wrong, or no login, is said before a person fills anything in.
-    checkGivenFields(fields, target.version, flagName);
-    if (!dryRun) requireCredentials(ctx, data, target);
-    const { askOrderFields } = await import('./create.form.js');
-    Object.assign(fields, await askOrderFields(ctx, missing));
-    confirm = target.env === 'production' && !dryRun;
-  }
+  const { fields, dryRun, link, wait } = request;
+  const confirm = await completeFields(fields, { ctx, data, target, dryRun });
   const draft = draftFrom(fields, target.version, flagName);
   if (dryRun) return { ...common, kind: 'dry-run', draft };
   requireCredentials(ctx, data, target);
   return { ...common, kind: 'order', draft, confirm, link, wait };
+}
+
+/**
+ * Fills in the fields the flags left out, asking a person for them; or refuses them all in one
+ * message when nobody can answer. Whether the order then needs a confirmation: one asked for on a
+ * terminal, for production.
+ */
+async function completeFields(
+  fields: OrderFields,
+  { ctx, data, target, dryRun }: { ctx: Context; data: StoreData; target: Target; dryRun: boolean },
+): Promise<boolean> {
+  const missing = missingFields(fields);
+  if (missing.length === 0) return false;
+  if (!ctx.flags.interactive) throw missingFlags(missing);
+  // What is wrong, or no login, is said before a person fills anything in.
+  checkGivenFields(fields, target.version, flagName);
+  if (!dryRun) requireCredentials(ctx, data, target);
+  const { askOrderFields } = await import('./create.form.js');
+  Object.assign(fields, await askOrderFields(ctx, missing));
+  return target.env === 'production' && !dryRun;
 }
 
 /** The request as it would be sent, the token masked: what --dry-run prints and production confirms. */

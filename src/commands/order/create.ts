@@ -77,7 +77,7 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
   ]);
   command.action(async (flags: OrderCreateFlags) => {
     const run = await import('./create.run.js');
-    const options = await run.parseOrderCreateOptions(flags, ctx);
+    const options = await run.resolveOrderCreate(run.parseOrderCreateFlags(flags), ctx);
     await run.renderOrderCreate(await run.runOrderCreate(options, ctx), options, ctx);
   });
 }

@@ -1,13 +1,15 @@
 /**
  * `order create` with fields missing: one message naming all of them without a terminal or with
- * --no-input, and on a terminal (a pseudo-terminal through `script`) a form that checks each answer
- * by the flags' rules and, for production, shows the request and asks before sending it.
+ * --no-input, and on a terminal a form that checks each answer by the flags' rules and, for
+ * production, shows the request and asks before sending it. The questions are answered in process by
+ * a scripted Prompter; one test types into the real prompts on a pseudo-terminal (`script`).
  */
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, expectNoLeak } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { SHOP_ENV, useE2E } from '../../helpers/e2e.js';
+import { type Answer, CANCEL, scriptedPrompter } from '../../helpers/prompter.js';
 import { journal } from '../../helpers/sandbox.js';
 import { describeWithTools } from '../../helpers/tools.js';
 
@@ -96,17 +98,152 @@ describe('missing flags without prompts', () => {
   });
 });
 
-describeWithTools(['script'], 'order create on a terminal', () => {
-  it('--no-input: the one message, no prompt on the screen, nothing sent', async () => {
+/**
+ * `payorder ARGS` in process with stdin and stderr on a terminal, its questions answered by `answers`:
+ * the exit code, stdout, stderr and the questions asked.
+ */
+async function answering(args: string[], answers: Answer[], env: Record<string, string | undefined>) {
+  const { prompter, asked } = scriptedPrompter(answers);
+  const result = await runInProcess(args, {
+    env: { ...env, NO_COLOR: '1' },
+    stdinIsTTY: true,
+    stderrIsTTY: true,
+    prompter,
+  });
+  expectNoLeak(result);
+  return { ...result, asked };
+}
+
+describe('order create on a terminal, answered in process', () => {
+  it('--no-input: the one message, no question asked, nothing sent', async () => {
     await e2e.loginAfresh();
-    const session = onTerminalTyping('order create --env sandbox --no-input', e2e.env(A_TERMINAL));
-    const { exitCode, screen } = await session.done();
-    expect(exitCode).toBe(2);
-    expect(screen).toContain(MISSING_ALL);
-    expect(screen).not.toContain('Amount');
+    const result = await answering(['order', 'create', '--env', 'sandbox', '--no-input'], [], e2e.env());
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(MISSING_ALL);
+    expect(result.asked).toEqual([]);
     expect(await journal(e2e.sb.url)).toEqual([]);
   });
 
+  it('asks for each missing field in turn, refusing answers by the flags’ rules', async () => {
+    await e2e.loginAfresh();
+    const result = await answering(
+      ['order', 'create', '--env', 'sandbox', '--json'],
+      [
+        '1.999',
+        '0',
+        '12.50',
+        'Boots, size 42',
+        'ftp://shop.example/ok',
+        'https://shop.example/ok',
+        'https://shop.example/ko',
+      ],
+      e2e.env(),
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.asked.map(({ kind, message }) => [kind, message])).toEqual([
+      ['input', 'Amount (major units, e.g. 12.50):'],
+      ['input', 'Description:'],
+      ['input', 'Link after a successful payment:'],
+      ['input', 'Link after a failed payment:'],
+    ]);
+    expect(result.asked[0]!.refused).toEqual([
+      expect.stringMatching(/^amount: /),
+      'amount: must be greater than zero',
+    ]);
+    expect(result.asked[2]!.refused).toEqual(['success: must be an absolute http(s) URL, got a ftp URL']);
+    expect(JSON.parse(result.stdout).uuid).toBe((await e2e.orders())[0].uuid);
+  });
+
+  it('asks only for what is missing, and says what is wrong with the flags before asking anything', async () => {
+    await e2e.loginAfresh();
+    const refused = await answering(
+      ['order', 'create', '--env', 'sandbox', '--amount', '1.999', ...LINKS],
+      ['Gift wrap'],
+      e2e.env(),
+    );
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('error: --amount:');
+    expect(refused.asked).toEqual([]);
+    const result = await answering(
+      ['order', 'create', '--env', 'sandbox', '--amount', '7', ...LINKS, '--field', 'amount'],
+      ['Gift wrap'],
+      e2e.env(),
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.asked.map(({ message }) => message)).toEqual(['Description:']);
+    expect(result.stdout).toBe('7.00\n');
+    expect((await journal(e2e.sb.url, 'checkout')).map((entry) => entry.body.description)).toEqual([
+      'Gift wrap',
+    ]);
+  });
+
+  it('production: shows the request and sends nothing when it is not confirmed', async () => {
+    const result = await answering(
+      ['order', 'create', '--env', 'production', '--amount', '19.99', ...LINKS],
+      ['Invoice 42', false],
+      e2e.env(SHOP_ENV),
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.asked.map(({ kind, message }) => [kind, message])).toEqual([
+      ['input', 'Description:'],
+      ['confirm', 'Create this order in production?'],
+    ]);
+    expect(result.stderr).toContain(`POST ${e2e.sb.url}/v2/api/checkout`);
+    expect(result.stderr).toContain('authorization: Bearer ***');
+    expect(result.stderr).toContain('"amount": "1999"');
+    expect(result.stderr).toContain('error: not confirmed; nothing was sent');
+    expect(result.stdout).toBe('');
+    // Not even a token was asked for.
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+
+  it('production: sends the order once it is confirmed', async () => {
+    const result = await answering(
+      ['order', 'create', '--env', 'production', '--description', 'Tea', ...LINKS, '--field', 'uuid'],
+      ['3', true],
+      e2e.env(SHOP_ENV),
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    const orders = await e2e.orders();
+    expect(orders).toHaveLength(1);
+    expect(result.stdout).toBe(`${orders[0].uuid}\n`);
+    expect((await journal(e2e.sb.url, 'checkout')).map((entry) => entry.body.amount)).toEqual(['300']);
+  });
+
+  it('Ctrl-C in a prompt cancels: exit 130, nothing sent', async () => {
+    await e2e.loginAfresh();
+    const result = await answering(['order', 'create', '--env', 'sandbox'], [CANCEL], e2e.env());
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('cancelled; nothing was sent');
+    expect(await journal(e2e.sb.url)).toEqual([]);
+  });
+
+  it('a command line that gives every field is never asked anything, on production neither', async () => {
+    const result = await answering(
+      [
+        'order',
+        'create',
+        '--env',
+        'production',
+        '--amount',
+        '1',
+        '--description',
+        'Tea',
+        ...LINKS,
+        '--field',
+        'amount',
+      ],
+      [],
+      e2e.env(SHOP_ENV),
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.asked).toEqual([]);
+    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(1);
+  });
+});
+
+// The one test through the real prompts: keys typed on a pseudo-terminal, each answer checked as typed.
+describeWithTools(['script'], 'order create on a terminal', () => {
   it('asks for each missing field, refusing answers by the flags’ rules, then creates the order', async () => {
     await e2e.loginAfresh();
     const session = onTerminalTyping('order create --env sandbox --json', e2e.env(A_TERMINAL));
@@ -151,88 +288,5 @@ describeWithTools(['script'], 'order create on a terminal', () => {
       },
     ]);
     expect(screen).toContain(`"uuid": "${(await e2e.orders())[0].uuid}"`);
-  });
-
-  it('asks only for what is missing, and says what is wrong with the flags before asking anything', async () => {
-    await e2e.loginAfresh();
-    const wrong = onTerminalTyping(
-      `order create --env sandbox --amount 1.999 ${LINKS.join(' ')}`,
-      e2e.env(A_TERMINAL),
-    );
-    const refused = await wrong.done();
-    expect(refused.exitCode).toBe(2);
-    expect(refused.screen).toContain('error: --amount:');
-    expect(refused.screen).not.toContain('Description:');
-    const session = onTerminalTyping(
-      `order create --env sandbox --amount 7 ${LINKS.join(' ')} --field amount`,
-      e2e.env(A_TERMINAL),
-    );
-    await session.waitFor('Description:');
-    session.type('Gift wrap\r');
-    const { exitCode, screen } = await session.done();
-    expect(exitCode, screen).toBe(0);
-    expect(screen).not.toContain('Amount (');
-    expect(screen).toMatch(/^7\.00$/m);
-    expect((await journal(e2e.sb.url, 'checkout')).map((entry) => entry.body.description)).toEqual([
-      'Gift wrap',
-    ]);
-  });
-
-  it('production: shows the request and sends nothing when it is not confirmed', async () => {
-    const env = e2e.env({ ...A_TERMINAL, ...SHOP_ENV });
-    const session = onTerminalTyping(`order create --env production --amount 19.99 ${LINKS.join(' ')}`, env);
-    await session.waitFor('Description:');
-    session.type('Invoice 42\r');
-    await session.waitFor('Create this order in production?');
-    session.type('n\r');
-    const { exitCode, screen } = await session.done();
-    expect(exitCode).toBe(2);
-    expect(screen).toContain(`POST ${e2e.sb.url}/v2/api/checkout`);
-    expect(screen).toContain('authorization: Bearer ***');
-    expect(screen).toContain('"amount": "1999"');
-    expect(screen).toContain('error: not confirmed; nothing was sent');
-    // Not even a token was asked for.
-    expect(await journal(e2e.sb.url)).toEqual([]);
-  });
-
-  it('production: sends the order once it is confirmed', async () => {
-    const env = e2e.env({ ...A_TERMINAL, ...SHOP_ENV });
-    const session = onTerminalTyping(
-      `order create --env production --description Tea ${LINKS.join(' ')} --field uuid`,
-      env,
-    );
-    await session.waitFor('Amount (major units, e.g. 12.50):');
-    session.type('3\r');
-    await session.waitFor('Create this order in production?');
-    session.type('y\r');
-    const { exitCode, screen } = await session.done();
-    expect(exitCode, screen).toBe(0);
-    const orders = await e2e.orders();
-    expect(orders).toHaveLength(1);
-    expect(screen).toContain(orders[0].uuid);
-    expect((await journal(e2e.sb.url, 'checkout')).map((entry) => entry.body.amount)).toEqual(['300']);
-  });
-
-  it('Ctrl-C in a prompt cancels: exit 130, nothing sent', async () => {
-    await e2e.loginAfresh();
-    const session = onTerminalTyping('order create --env sandbox', e2e.env(A_TERMINAL));
-    await session.waitFor('Amount (major units, e.g. 12.50):');
-    session.type('\u0003');
-    const { exitCode, screen } = await session.done();
-    expect(exitCode).toBe(130);
-    expect(screen).toContain('cancelled; nothing was sent');
-    expect(await journal(e2e.sb.url)).toEqual([]);
-  });
-
-  it('a command line that gives every field is never asked anything, on production neither', async () => {
-    const env = e2e.env({ ...A_TERMINAL, ...SHOP_ENV });
-    const session = onTerminalTyping(
-      `order create --env production --amount 1 --description Tea ${LINKS.join(' ')} --field amount`,
-      env,
-    );
-    const { exitCode, screen } = await session.done();
-    expect(exitCode, screen).toBe(0);
-    expect(screen).not.toContain('production?');
-    expect(await journal(e2e.sb.url, 'checkout')).toHaveLength(1);
   });
 });
