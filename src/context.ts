@@ -7,12 +7,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import type { Transport } from './api/transport.js';
-import { escapeControl } from './output/terminal-text.js';
 import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
 import { profileEnvFlags } from './store/profile-data.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { type Prompter, terminalPrompter } from './terminal/prompter.js';
+import { escapeControl } from './terminal/terminal-text.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
 export type { Env } from './variables.js';

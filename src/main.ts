@@ -4,7 +4,7 @@
  * (or a JSON object with --json) on stderr and a documented exit code. Tests call `run` with a
  * context of their own. The only place that decides how payorder exits.
  */
-import { buildProgram, CommanderError, commanderExit, helpArgv } from './cli/program.js';
+import { buildProgram, CommanderError, commanderExit, helpArgv } from './commands/program.js';
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';

@@ -1,7 +1,8 @@
 /**
  * Rules of the source tree's shape that neither the type checker nor the linter enforces: no import
  * cycle among the modules of src/ (type-only imports count: they still tie the modules together),
- * and only the entry point and the context read the process's environment, standard streams and clock.
+ * data flows down (no room of src/ imports from a higher one), and only the entry point and the
+ * context read the process's environment, standard streams and clock.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -207,7 +208,75 @@ describe('the import reader', () => {
   });
 });
 
+/**
+ * The rooms of src/ (a folder, or a module at its root), lowest first. A module imports from rooms
+ * below its own and from its own room only: not from a higher room, nor from another room of its
+ * row. Type-only imports count (a type is knowledge of the room it comes from), except the context's
+ * type, which every room is handed.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['types', 'version.ts', 'formats.ts', 'errors.ts', 'variables.ts'],
+  // The service's contract, and the values flags and settings share.
+  ['contract', 'values.ts'],
+  // What talks to the outside: a person (terminal), the service (api), the disk (store); the
+  // sandbox, a server of its own built on the contract.
+  ['terminal', 'api', 'store', 'sandbox'],
+  ['context.ts'],
+  ['session'],
+  ['orders', 'migrate', 'completion'],
+  ['output'],
+  // The command line's shared flags and inputs, then the commands and the program that declares them.
+  ['cli'],
+  ['commands'],
+  ['main.ts'],
+  // The single executable's entry, which starts main.
+  ['sea.ts'],
+];
+
+const roomOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+const rankOf = (file: string) => LAYERS.findIndex((rooms) => rooms.includes(roomOf(file)));
+
+/** Every import that goes up the layers or sideways to another room of the same row, as "from → to". */
+function upwardImports(graph: Graph): string[] {
+  return [...graph].flatMap(([from, targets]) =>
+    [...targets]
+      .filter(([to, typeOnly]) => {
+        if (roomOf(to) === roomOf(from) || (to === 'context.ts' && typeOnly)) return false;
+        return rankOf(to) >= rankOf(from);
+      })
+      .map(([to]) => `${from} → ${to}`),
+  );
+}
+
 describe('architecture', () => {
+  it('places every room of src/ in a layer', () => {
+    expect(files.filter((file) => rankOf(file) < 0)).toEqual([]);
+  });
+
+  it('imports only from lower rooms (data flows down), type-only imports included', () => {
+    expect(upwardImports(importGraph())).toEqual([]);
+  });
+
+  it('tells an import up or sideways from one down', () => {
+    const graph: Graph = new Map([
+      ['orders/batch.ts', new Map([['output/messages.ts', true]])],
+      ['store/profile-schema.ts', new Map([['api/http.ts', false]])],
+      [
+        'output/render.ts',
+        new Map([
+          ['orders/batch.ts', true],
+          ['context.ts', true],
+        ]),
+      ],
+      ['terminal/messages.ts', new Map([['context.ts', true]])],
+      ['session/session.ts', new Map([['context.ts', false]])],
+    ]);
+    expect(upwardImports(graph)).toEqual([
+      'orders/batch.ts → output/messages.ts',
+      'store/profile-schema.ts → api/http.ts',
+    ]);
+  });
+
   it('has no import cycle among the modules of src/, type-only imports included', () => {
     expect(importCycles(importGraph())).toEqual([]);
   });
@@ -239,7 +308,7 @@ describe('architecture', () => {
       }
     };
     visit('main.ts');
-    expect(loaded.has('cli/program.ts'), 'the program is declared at start-up').toBe(true);
+    expect(loaded.has('commands/program.ts'), 'the program is declared at start-up').toBe(true);
     expect([...loaded].filter((file) => /\.run\.ts$/.test(file) || file.startsWith('api/'))).toEqual([]);
   });
 });

@@ -8,8 +8,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { CliError, usageError } from '../errors.js';
-import { warn } from '../output/messages.js';
 import { secretFileVerdict } from '../store/private-path.js';
+import { warn } from '../terminal/messages.js';
 
 const FIELD = '--client-secret-file';
 

@@ -10,7 +10,6 @@ import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { checkBaseUrl } from '../contract/urls.js';
 import { CliError, usageError } from '../errors.js';
-import { note } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
 import { TEST_ACCOUNT } from '../sandbox/accounts.js';
 import { type SecretStorage, storeSecret } from '../session/secret-storage.js';
@@ -23,6 +22,7 @@ import {
   environmentOf,
   ownAddresses,
 } from '../store/profile-data.js';
+import { note } from '../terminal/messages.js';
 import { PromptCancelled } from '../terminal/prompter.js';
 
 export interface LoginFlags extends TargetFlags {

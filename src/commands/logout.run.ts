@@ -5,10 +5,10 @@
  */
 import type { Context } from '../context.js';
 import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
-import { note } from '../output/messages.js';
 import { forgetSecret } from '../session/secret-storage.js';
 import { resolveEnv, resolveProfile } from '../session/target.js';
 import { DEFAULT_PROFILE, pruneProfile, storedEnvironment } from '../store/profile-data.js';
+import { note } from '../terminal/messages.js';
 
 export interface LogoutFlags {
   env?: string;

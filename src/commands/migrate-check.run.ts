@@ -14,8 +14,8 @@ import type { Finding } from '../migrate/rules.js';
 import { rulesDoc, rulesText } from '../migrate/rules-doc.js';
 import { type FixedFile, scan } from '../migrate/scan.js';
 import { checkConfig, checkLive } from '../migrate/setup.js';
-import { note, painter } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
+import { note, painter } from '../terminal/messages.js';
 import { VERSION } from '../version.js';
 
 export interface MigrateFlags {

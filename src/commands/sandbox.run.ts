@@ -3,16 +3,16 @@
  * serve until Ctrl-C or SIGTERM.
  */
 import { isIPv6 } from 'node:net';
-import { wholeNumber } from '../cli/options.js';
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { usageError } from '../errors.js';
-import { note, warn } from '../output/messages.js';
 import { chooseFormat, render } from '../output/render.js';
 import { parseAccount, TEST_ACCOUNT } from '../sandbox/accounts.js';
 import { StateFileError } from '../sandbox/orders.js';
 import { isLoopbackName } from '../sandbox/request-guard.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
+import { note, warn } from '../terminal/messages.js';
+import { wholeNumber } from '../values.js';
 
 export interface SandboxFlags {
   port: string;

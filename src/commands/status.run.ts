@@ -9,7 +9,6 @@ import { ENVIRONMENTS, type EnvName } from '../contract/environments.js';
 import { API_VERSIONS } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import { chooseFormat, render } from '../output/render.js';
-import { escapeControl } from '../output/terminal-text.js';
 import { findCredentials } from '../session/credentials.js';
 import { resolveAddress, resolveEnv, resolveProfile, resolveVersion } from '../session/target.js';
 import { cachedToken, isUsable } from '../session/token-cache.js';
@@ -22,6 +21,7 @@ import {
   type StoreData,
   storedEnvironment,
 } from '../store/profile-data.js';
+import { escapeControl } from '../terminal/terminal-text.js';
 
 export interface StatusFlags {
   env?: string;

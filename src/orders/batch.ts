@@ -13,8 +13,8 @@ import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
 import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
 import { CliError, type ErrorKind } from '../errors.js';
-import { warn } from '../output/messages.js';
 import type { Session } from '../session/session.js';
+import { warn } from '../terminal/messages.js';
 import { openAutomaticJournal } from './auto-journal.js';
 import { type InputLine, readBatch } from './batch-input.js';
 import {

@@ -7,7 +7,7 @@
  */
 import { finished } from 'node:stream/promises';
 import { type CsvError, type Parser, parse } from 'csv-parse';
-import { nearest } from '../cli/suggestions.js';
+import { nearest } from '../terminal/suggestions.js';
 import { FIELD_ALIASES, FIELD_NAMES, fieldNamed, type OrderFields } from './draft.js';
 import { inputError, isBlank, MAX_LINE_BYTES, type TextLine } from './input-lines.js';
 

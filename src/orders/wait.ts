@@ -7,11 +7,11 @@
 import type { OrderResult } from '../api/service.js';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
-import { note } from '../output/messages.js';
-import { createProgress } from '../output/progress.js';
-import { escapeControl } from '../output/terminal-text.js';
-import { truncateText } from '../output/text-width.js';
 import type { Session } from '../session/session.js';
+import { note } from '../terminal/messages.js';
+import { createProgress } from '../terminal/progress.js';
+import { escapeControl } from '../terminal/terminal-text.js';
+import { truncateText } from '../terminal/text-width.js';
 
 /** How the wait ended: the status the order left PENDING for, or the time ran out. */
 export type WaitEnd = 'paid' | 'failed' | 'refunded' | 'timed_out';

@@ -6,7 +6,7 @@
  * shown whole. Full values are for -o json, ndjson and tsv.
  */
 import type { ChalkInstance } from 'chalk';
-import { padText, textWidth, truncateText } from './text-width.js';
+import { padText, textWidth, truncateText } from '../terminal/text-width.js';
 
 export interface Column {
   header: string;

@@ -1,9 +1,10 @@
 /**
  * The output formats, and how a value becomes one cell or line of them. Plain data: the choice of
- * a format is made in output/render.ts.
+ * a format is made in output/render.ts. The formats' names are below every layer (src/formats.ts).
  */
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import type { OutputFormat } from '../formats.js';
+
+export { OUTPUT_FORMATS, type OutputFormat } from '../formats.js';
 
 /** What the output flags asked for, parsed: every data command shares them. */
 export interface OutputOptions {

@@ -7,9 +7,9 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Order } from '../contract/schemas.js';
+import { padText, textWidth, truncateText, wrapText } from '../terminal/text-width.js';
 import { type Cell, type Column, layoutTable } from './columns.js';
 import { colorStatus, orderRows } from './order-view.js';
-import { padText, textWidth, truncateText, wrapText } from './text-width.js';
 
 /** An id of a bulk lookup that gave no order, as its table row shows it. */
 export interface MissedRow {

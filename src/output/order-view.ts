@@ -4,10 +4,10 @@
  * the contract's Order shape as it is.
  */
 import type { ChalkInstance } from 'chalk';
-import { nearest } from '../cli/suggestions.js';
 import { LINK_FIELDS, ORDER_FIELDS } from '../contract/fields.js';
 import type { Order } from '../contract/schemas.js';
 import { usageError } from '../errors.js';
+import { nearest } from '../terminal/suggestions.js';
 import { plain } from './formats.js';
 
 /** The columns of `-o tsv` and of the many-orders table, in order. */

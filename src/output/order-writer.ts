@@ -10,11 +10,11 @@ import type { Context } from '../context.js';
 import type { Order } from '../contract/schemas.js';
 import type { CliError } from '../errors.js';
 import type { BatchInput, BatchRecord } from '../orders/batch-record.js';
+import { painter } from '../terminal/messages.js';
+import { escapeControl, escapeStrings } from '../terminal/terminal-text.js';
 import { type OutputFormat, type OutputOptions, plain, tsvCell, valueAt } from './formats.js';
-import { painter } from './messages.js';
 import type { LookupRow } from './order-tables.js';
 import { ORDER_COLUMNS } from './order-view.js';
-import { escapeControl, escapeStrings } from './terminal-text.js';
 
 /**
  * An id given to `order get` that gave no order: what it was, what became of it (not_found, or
@@ -104,7 +104,7 @@ export async function createOrderWriter(
   const paint = painter(ctx.io.colorOut);
   const tables =
     format === 'table' && !flags.field && !flags.raw
-      ? await Promise.all([import('./order-tables.js'), import('./text-width.js')])
+      ? await Promise.all([import('./order-tables.js'), import('../terminal/text-width.js')])
       : undefined;
   const width = tables ? tables[1].stdoutWidth(ctx) : 0;
   const tableRows: LookupRow[] = [];

@@ -6,11 +6,12 @@
  * still on the screen. The order exists by then: a link that cannot be shown or opened is a
  * warning, never a failure that would invite creating the order again.
  */
-import { openInBrowser } from '../cli/browser.js';
+
 import type { Context } from '../context.js';
 import { checkHttpUrl } from '../contract/urls.js';
 import { CliError } from '../errors.js';
-import { note, warn } from './messages.js';
+import { note, warn } from '../terminal/messages.js';
+import { openInBrowser } from './browser.js';
 import { qrCode } from './qr-code.js';
 
 export interface LinkRequests {

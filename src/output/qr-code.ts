@@ -4,7 +4,7 @@
  * text, so it is the same on a terminal, in a file or through a pipe; where colors are on, it is
  * drawn black on white, so that it scans whatever the terminal's own colors are.
  */
-import { painter } from './messages.js';
+import { painter } from '../terminal/messages.js';
 
 export interface QrCode {
   /** The lines of blocks, joined by line feeds, without a final one. */

@@ -7,8 +7,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { Context } from '../context.js';
 import { type CliError, usageError } from '../errors.js';
+import { errorLine, painter } from '../terminal/messages.js';
 import type { OutputFormat } from './formats.js';
-import { errorLine, painter } from './messages.js';
 
 export interface FormatRule {
   /** What -o/--json asked for. */

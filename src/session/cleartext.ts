@@ -10,8 +10,8 @@ import type { Context } from '../context.js';
 import type { EnvName } from '../contract/environments.js';
 import { isLoopbackHost, parsedUrl } from '../contract/urls.js';
 import { CliError } from '../errors.js';
-import { warnEvenQuiet } from '../output/messages.js';
 import type { StoreData } from '../store/profile-data.js';
+import { warnEvenQuiet } from '../terminal/messages.js';
 
 /** The flag and the config key that allow http:// for production and stage. */
 export const ALLOW_INSECURE_HTTP = 'allow-insecure-http';

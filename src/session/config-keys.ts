@@ -2,13 +2,13 @@
  * The keys `payorder config` reads and writes, each with its rule and its place in the store.
  */
 
-import { duration } from '../cli/options.js';
 import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from '../contract/environments.js';
 import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../formats.js';
 import { addressesOf, DEFAULT_PROFILE, type StoreData } from '../store/profile-data.js';
+import { duration } from '../values.js';
 import { ALLOW_INSECURE_HTTP } from './cleartext.js';
 
 interface KeyRule {

@@ -10,7 +10,6 @@
 import type { Context } from '../context.js';
 import type { Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
-import { warn } from '../output/messages.js';
 import { KEYCHAIN_SERVICE, keychainProblem } from '../store/keychain.js';
 import {
   DEFAULT_PROFILE,
@@ -19,6 +18,7 @@ import {
   profileEnvFlags,
   type StoredCredentials,
 } from '../store/profile-data.js';
+import { warn } from '../terminal/messages.js';
 
 export type SecretStorage = 'keychain' | 'file';
 

@@ -8,10 +8,10 @@ import { type ServiceClient, type Target, TOKEN_REFUSED } from '../api/service.j
 import type { Context } from '../context.js';
 import type { Account, Credentials } from '../contract/token.js';
 import { CliError } from '../errors.js';
-import { warn } from '../output/messages.js';
 import { shellWord } from '../store/private-path.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
+import { warn } from '../terminal/messages.js';
 import { refuseCleartextTarget } from './cleartext.js';
 import { requireCredentials } from './credentials.js';
 import { cachedToken, rememberToken, usableUntil } from './token-cache.js';

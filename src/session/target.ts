@@ -17,7 +17,6 @@ import {
 import { checkBaseUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion, daysUntilSunset, V1_SUNSET } from '../contract/versions.js';
 import { CliError, usageError } from '../errors.js';
-import { warn } from '../output/messages.js';
 import {
   DEFAULT_PROFILE,
   ownAddresses,
@@ -27,6 +26,7 @@ import {
   type StoreData,
   storedEnvironment,
 } from '../store/profile-data.js';
+import { warn } from '../terminal/messages.js';
 import { checkCleartext, insecureHttpOf } from './cleartext.js';
 
 export interface TargetFlags {

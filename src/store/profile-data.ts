@@ -11,7 +11,7 @@
 
 import type { EnvName } from '../contract/environments.js';
 import type { ApiVersion } from '../contract/versions.js';
-import type { OutputFormat } from '../output/formats.js';
+import type { OutputFormat } from '../formats.js';
 
 export interface CachedToken {
   accessToken: string;

@@ -6,7 +6,7 @@
  * or version name) are only checked to be strings here. No value is ever shown: a store holds secrets.
  */
 import * as z from 'zod/mini';
-import { OUTPUT_FORMATS } from '../output/formats.js';
+import { OUTPUT_FORMATS } from '../formats.js';
 import { PROFILE_NAME, PROFILE_NAME_RULE } from './profile-data.js';
 
 const text = z.string();

@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  duration,
   MAX_CONCURRENCY,
   parseConcurrency,
   parseOutputOptions,
   parseWaitOptions,
-  wholeNumber,
 } from '../../src/cli/options.js';
 import { type CliError, EXIT } from '../../src/errors.js';
-import { OUTPUT_FORMATS } from '../../src/output/formats.js';
+import { OUTPUT_FORMATS } from '../../src/formats.js';
+import { duration, wholeNumber } from '../../src/values.js';
 import { runInProcess } from '../helpers/context.js';
 import { refusal } from '../helpers/refusal.js';
 

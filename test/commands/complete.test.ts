@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/commands/program.js';
 import { buildModel } from '../../src/completion/model.js';
 import { expectNoLeak, tempDir } from '../helpers/cli.js';
 import { runInProcess, testContext } from '../helpers/context.js';

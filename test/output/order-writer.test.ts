@@ -10,7 +10,7 @@ import { CliError } from '../../src/errors.js';
 import type { BatchRecord } from '../../src/orders/batch-record.js';
 import type { OutputFormat, OutputOptions } from '../../src/output/formats.js';
 import { createOrderWriter, type LookupMiss, type WriterShape } from '../../src/output/order-writer.js';
-import { textWidth } from '../../src/output/text-width.js';
+import { textWidth } from '../../src/terminal/text-width.js';
 import { testContext } from '../helpers/context.js';
 
 const LINK_V2 = 'https://pay.example/p/3f0c6a1e';

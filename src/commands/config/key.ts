@@ -1,9 +1,10 @@
 /**
  * The config key a subcommand was given, found or refused with a suggestion.
  */
-import { nearest } from '../../cli/suggestions.js';
+
 import { usageError } from '../../errors.js';
 import { CONFIG_KEYS, type ConfigKey, findConfigKey } from '../../session/config-keys.js';
+import { nearest } from '../../terminal/suggestions.js';
 
 export function configKeyOrFail(key: string): ConfigKey {
   const found = findConfigKey(key);

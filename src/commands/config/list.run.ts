@@ -1,8 +1,8 @@
 /** `payorder config list`, the work: the settings that are set (or all, with what each does). */
 import type { Context } from '../../context.js';
-import { note } from '../../output/messages.js';
 import { chooseFormat, render } from '../../output/render.js';
 import { CONFIG_KEYS } from '../../session/config-keys.js';
+import { note } from '../../terminal/messages.js';
 
 export interface ConfigListFlags {
   json?: boolean;

@@ -3,9 +3,9 @@
  * by its environment's cleartext rule), then stored.
  */
 import type { Context } from '../../context.js';
-import { note } from '../../output/messages.js';
 import { checkCleartext, insecureHttpOf } from '../../session/cleartext.js';
 import type { ConfigKey } from '../../session/config-keys.js';
+import { note } from '../../terminal/messages.js';
 import { configKeyOrFail } from './key.js';
 
 export interface ConfigSetOptions {

@@ -1,7 +1,7 @@
 /** `payorder config unset KEY`, the work: the setting is removed; its built-in default applies again. */
 import type { Context } from '../../context.js';
-import { note } from '../../output/messages.js';
 import type { ConfigKey } from '../../session/config-keys.js';
+import { note } from '../../terminal/messages.js';
 import { configKeyOrFail } from './key.js';
 
 export const parseConfigUnsetOptions = (key: string) => ({ key: configKeyOrFail(key) });

@@ -6,8 +6,8 @@
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { checkField, columnName, type OrderFields, type RequiredField } from '../../orders/draft.js';
-import { escapeControl } from '../../output/terminal-text.js';
 import { PromptCancelled } from '../../terminal/prompter.js';
+import { escapeControl } from '../../terminal/terminal-text.js';
 
 const QUESTIONS: Record<RequiredField, string> = {
   amount: 'Amount (major units, e.g. 12.50):',

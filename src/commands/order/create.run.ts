@@ -31,16 +31,16 @@ import {
 } from '../../orders/draft.js';
 import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
-import { note, warn } from '../../output/messages.js';
 import { createOrderWriter } from '../../output/order-writer.js';
 import { type LinkRequests, showPaymentLink } from '../../output/payment-link.js';
-import { createProgress, whileWaiting } from '../../output/progress.js';
 import { chooseFormat, render, renderError } from '../../output/render.js';
 import { batchWindow } from '../../session/config-keys.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 import type { StoreData } from '../../store/profile-data.js';
+import { note, warn } from '../../terminal/messages.js';
+import { createProgress, whileWaiting } from '../../terminal/progress.js';
 
 export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   amount?: string;

@@ -3,16 +3,17 @@
  * sandbox, print each notification as it comes (escaped: its text is the server's, not ours), and
  * on Ctrl-C unregister and stop.
  */
-import { type OutputFlags, wholeNumber } from '../../cli/options.js';
+import type { OutputFlags } from '../../cli/options.js';
 import type { Context } from '../../context.js';
 import { checkHttpUrl } from '../../contract/urls.js';
 import { usageError } from '../../errors.js';
 import type { OutputFormat } from '../../output/formats.js';
-import { note } from '../../output/messages.js';
 import { colorStatus } from '../../output/order-view.js';
 import { chooseFormat, render } from '../../output/render.js';
-import { escapeControl } from '../../output/terminal-text.js';
 import { type ReceivedNotification, startListener } from '../../sandbox/notification-listener.js';
+import { note } from '../../terminal/messages.js';
+import { escapeControl } from '../../terminal/terminal-text.js';
+import { wholeNumber } from '../../values.js';
 import { sandboxAddress, sandboxControl } from './shared.js';
 
 export interface ListenFlags extends Pick<OutputFlags, 'json'> {

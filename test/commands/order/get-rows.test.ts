@@ -4,7 +4,7 @@
  * are no id at all, and tables that fit the terminal, seen on a real pseudo-terminal.
  */
 import { describe, expect, it } from 'vitest';
-import { textWidth } from '../../../src/output/text-width.js';
+import { textWidth } from '../../../src/terminal/text-width.js';
 import { BIN, onTerminal, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nearest } from '../../src/cli/suggestions.js';
 import { CONFIG_KEYS } from '../../src/session/config-keys.js';
+import { nearest } from '../../src/terminal/suggestions.js';
 
 const KEYS = CONFIG_KEYS.map((k) => k.key);
 

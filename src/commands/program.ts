@@ -4,20 +4,20 @@
  * `--help` stays fast. Completions are generated from this same tree.
  */
 import { Command, CommanderError } from 'commander';
-import { registerComplete } from '../commands/complete.js';
-import { registerCompletion } from '../commands/completion.js';
-import { registerConfig } from '../commands/config/index.js';
-import { registerLogin } from '../commands/login.js';
-import { registerLogout } from '../commands/logout.js';
-import { registerMan } from '../commands/man.js';
-import { registerMigrateCheck } from '../commands/migrate-check.js';
-import { registerOrder } from '../commands/order/index.js';
-import { registerSandbox } from '../commands/sandbox.js';
-import { registerStatus } from '../commands/status.js';
-import { registerToken } from '../commands/token.js';
 import type { Context } from '../context.js';
 import { debugFromEnv } from '../variables.js';
 import { VERSION } from '../version.js';
+import { registerComplete } from './complete.js';
+import { registerCompletion } from './completion.js';
+import { registerConfig } from './config/index.js';
+import { registerLogin } from './login.js';
+import { registerLogout } from './logout.js';
+import { registerMan } from './man.js';
+import { registerMigrateCheck } from './migrate-check.js';
+import { registerOrder } from './order/index.js';
+import { registerSandbox } from './sandbox.js';
+import { registerStatus } from './status.js';
+import { registerToken } from './token.js';
 
 const EXIT_CODE_HELP = `Exit codes:
   0    success

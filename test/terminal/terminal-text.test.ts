@@ -3,7 +3,7 @@
  * window, clear the screen or move the cursor becomes a visible escape; printable text is untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeControl, escapeStrings } from '../../src/output/terminal-text.js';
+import { escapeControl, escapeStrings } from '../../src/terminal/terminal-text.js';
 
 /** Sets the window title to "x", rings the bell, then clears the screen. */
 const HOSTILE = '\u001b]0;x\u0007\u001b[2J';

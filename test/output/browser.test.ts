@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellWords } from '../../src/cli/browser.js';
+import { shellWords } from '../../src/output/browser.js';
 
 describe('shellWords: $BROWSER split as a shell splits it, nothing expanded', () => {
   it.each([
