@@ -22,37 +22,8 @@ export function registerSandbox(program: Command, ctx: Context): void {
         'document at /_sandbox/openapi.json). The subcommands drive a sandbox that is already running.',
     )
     // `sandbox listen --port` is listen's own --port, not the sandbox's.
-    .enablePositionalOptions()
-    .option('-p, --port <n>', 'port to listen on; 0 picks a free one', '4010')
-    .option('--host <address>', 'address to bind', '127.0.0.1')
-    .option(
-      '--account <user:client_id:secret>',
-      'an account that may log in (repeatable; default: the built-in test account)',
-      (v: string, all: string[]) => [...all, v],
-      [] as string[],
-    )
-    .option('--token-ttl <seconds>', 'token lifetime', '86400')
-    .option('--latency <ms>', 'delay every service answer')
-    .option('--fail-rate <r>', 'fail this share (0–1) of service requests with the server error')
-    .option('--state <file>', 'keep orders in this file across restarts')
-    .option('--journal-limit <n>', 'how many requests the journal keeps', '2000')
-    .option(
-      '--allow-host <name>',
-      'also answer requests addressed to this host name, e.g. a CI service (repeatable)',
-      (v: string, all: string[]) => [...all, v],
-      [] as string[],
-    )
-    .option(
-      '--allow-listener-host <name>',
-      'let notification listeners be on this host, not only on this machine (repeatable)',
-      (v: string, all: string[]) => [...all, v],
-      [] as string[],
-    )
-    .option('--public-url <url>', 'the address payment links name, when the sandbox is reached under another')
-    .option(
-      '--openapi',
-      'print the OpenAPI 3.1 document of both versions (with --host and --port as its server) and exit',
-    );
+    .enablePositionalOptions();
+  emulatorOptions(command);
   jsonOption(command, 'print one JSON line with the address and accounts when ready, and no request log');
   conventions(command);
   examples(command, [
@@ -83,4 +54,39 @@ export function registerSandbox(program: Command, ctx: Context): void {
     run.renderSandbox(sandbox, options, ctx);
     await run.serveSandbox(sandbox, options, ctx);
   });
+}
+
+/** The emulator's own flags: where it listens, who may log in, how it behaves, what it keeps. */
+function emulatorOptions(command: Command): Command {
+  return command
+    .option('-p, --port <n>', 'port to listen on; 0 picks a free one', '4010')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option(
+      '--account <user:client_id:secret>',
+      'an account that may log in (repeatable; default: the built-in test account)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option('--token-ttl <seconds>', 'token lifetime', '86400')
+    .option('--latency <ms>', 'delay every service answer')
+    .option('--fail-rate <r>', 'fail this share (0–1) of service requests with the server error')
+    .option('--state <file>', 'keep orders in this file across restarts')
+    .option('--journal-limit <n>', 'how many requests the journal keeps', '2000')
+    .option(
+      '--allow-host <name>',
+      'also answer requests addressed to this host name, e.g. a CI service (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      '--allow-listener-host <name>',
+      'let notification listeners be on this host, not only on this machine (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option('--public-url <url>', 'the address payment links name, when the sandbox is reached under another')
+    .option(
+      '--openapi',
+      'print the OpenAPI 3.1 document of both versions (with --host and --port as its server) and exit',
+    );
 }

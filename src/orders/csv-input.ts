@@ -92,10 +92,10 @@ export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string)
       valid &&= line.valid;
     }
     openBytes -= bytes;
-    // Without the "\n" after its last line.
     const [first] = taken;
     // A record is taken only once the parser has read it from the open lines.
     if (!first) throw new Error('a CSV record taken from no open line');
+    // Without the "\n" after its last line.
     if (bytes - 1 > MAX_LINE_BYTES) throw tooLong(first.line);
     return { line: first.line, values, valid, ...(problem ? { problem } : {}) };
   };

@@ -85,6 +85,117 @@ function tsvRow(
   };
 }
 
+/** One thing to write: an order (with the id it was looked up by), an id that gave none, or a batch line. */
+interface Row {
+  order: Order | null;
+  /** The service's body, for --raw. */
+  raw?: string;
+  input?: string;
+  miss?: LookupMiss;
+  record?: BatchRecord;
+}
+
+/** Where rows go in one format; `end` writes what the format needs at the end. */
+interface Sink {
+  write(row: Row): void;
+  end(): void;
+}
+
+type Out = (text: string) => void;
+
+/** --field: a line per row, the value at the path, empty when the row has no order (lines stay aligned). */
+const fieldSink = (out: Out, field: string): Sink => ({
+  write: ({ order }) => out(`${order ? plain(valueAt(order, field)) : ''}\n`),
+  end: () => {},
+});
+
+/** --raw: the service's body as it came; an empty line for an id that gave none. */
+const rawSink = (out: Out, toTerminal: boolean): Sink => ({
+  write({ raw, miss }) {
+    if (raw !== undefined)
+      out(`${toTerminal ? escapeControl(raw.trim(), { keepNewlines: true }) : raw.trim()}\n`);
+    else if (miss) out('\n');
+  },
+  end: () => {},
+});
+
+/** JSON: one object when one order is expected, else an array written as it grows; NDJSON: a line each. */
+function jsonSink(out: Out, format: 'json' | 'ndjson', single: boolean): Sink {
+  let count = 0;
+  return {
+    write({ order, record, miss }) {
+      const value = record ?? miss ?? order;
+      if (format === 'ndjson') out(`${JSON.stringify(value)}\n`);
+      else if (single) out(`${JSON.stringify(value, null, 2)}\n`);
+      else out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
+      count++;
+    },
+    end() {
+      if (format === 'json' && !single) out(count === 0 ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+/** TSV: the header once, then a row each; a TSV of no orders is still a TSV, its header saying what its columns would be. */
+function tsvSink(out: Out, shape: WriterShape, headers: boolean): Sink {
+  let headerDone = false;
+  const writeHeader = (header: readonly string[]) => {
+    if (!headerDone && headers) out(`${header.join('\t')}\n`);
+    headerDone = true;
+  };
+  return {
+    write({ order, record, miss, input }) {
+      const row = tsvRow(shape, order, record, miss, input);
+      writeHeader(row.header);
+      out(`${row.cells.map(tsvCell).join('\t')}\n`);
+    },
+    end: () =>
+      writeHeader(
+        shape.of === 'lookup' ? LOOKUP_HEADER : shape.of === 'batch' ? BATCH_HEADER : ORDER_COLUMNS,
+      ),
+  };
+}
+
+/** The table view: a batch's lines as they come, one order's field/value rows, or one table of many at the end. */
+async function tableSink(ctx: Context, out: Out, single: boolean): Promise<Sink> {
+  const [tables, { stdoutWidth }] = await Promise.all([
+    import('./order-tables.js'),
+    import('../terminal/text-width.js'),
+  ]);
+  const paint = painter(ctx.io.colorOut);
+  const width = stdoutWidth(ctx);
+  const rows: LookupRow[] = [];
+  return {
+    write({ order, record, miss }) {
+      if (record)
+        out(`${tables.batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`);
+      // One id that gave no order: its error on stderr says it all.
+      else if (single) {
+        if (order) out(`${tables.singleTable(order, paint, width)}\n`);
+      } else if (miss) rows.push({ missed: miss });
+      else if (order) rows.push({ order });
+    },
+    end() {
+      if (rows.length > 0) out(`${tables.manyTable(rows, paint, width)}\n`);
+    },
+  };
+}
+
+/** stdout as the writer uses it: `out` writes, `ready` waits while a write has filled its buffer. */
+function stdoutOf(ctx: Context): { out: Out; ready(): Promise<void> } {
+  let full = false;
+  return {
+    out(text) {
+      if (!ctx.io.stdout.write(text)) full = true;
+    },
+    async ready() {
+      if (!full) return;
+      full = false;
+      await drained(ctx);
+    },
+  };
+}
+
 /**
  * A writer of orders in `format` (chosen by output/render.ts's rule) with the output options. The
  * tables and the terminal's text measures are loaded only for the table view: JSON, TSV and
@@ -96,101 +207,38 @@ export async function createOrderWriter(
   format: OutputFormat,
   shape: WriterShape,
 ): Promise<OrderWriter> {
-  // Set when a write fills stdout's buffer: the caller waits in ready() before the next order.
-  let full = false;
-  const out = (text: string) => {
-    if (!ctx.io.stdout.write(text)) full = true;
-  };
-  const paint = painter(ctx.io.colorOut);
-  const tables =
-    format === 'table' && !flags.field && !flags.raw
-      ? await Promise.all([import('./order-tables.js'), import('../terminal/text-width.js')])
-      : undefined;
-  const width = tables ? tables[1].stdoutWidth(ctx) : 0;
-  const tableRows: LookupRow[] = [];
-  let count = 0;
-  let headerDone = false;
-
-  const emitJson = (value: unknown) => {
-    if (format === 'ndjson') return out(`${JSON.stringify(value)}\n`);
-    if (single) return out(`${JSON.stringify(value, null, 2)}\n`);
-    out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
-  };
-
-  const single = shape.of !== 'batch' && shape.single;
-  const header = shape.of === 'lookup' ? LOOKUP_HEADER : shape.of === 'batch' ? BATCH_HEADER : ORDER_COLUMNS;
-  const writeHeader = (header: readonly string[]) => {
-    if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
-    headerDone = true;
-  };
-  const emitTsv = (cells: unknown[], header: readonly string[]) => {
-    writeHeader(header);
-    out(`${cells.map(tsvCell).join('\t')}\n`);
-  };
-
+  const { out, ready } = stdoutOf(ctx);
   // Text for a terminal shows control characters as escapes; JSON escapes them itself.
   const toTerminal = ctx.io.stdoutIsTTY && format !== 'json' && format !== 'ndjson';
-  const emit = (
-    given: Order | null,
-    raw: string | undefined,
-    givenRecord?: BatchRecord,
-    input?: string,
-    givenMiss?: LookupMiss,
-  ) => {
-    const order = toTerminal ? escapeStrings(given) : given;
-    const record = toTerminal ? escapeStrings(givenRecord) : givenRecord;
-    const miss = toTerminal ? escapeStrings(givenMiss) : givenMiss;
-    if (flags.field) {
-      // Every batch line and every id gets its output line, empty when it gave no order, so lines stay aligned.
-      out(`${order ? plain(valueAt(order, flags.field)) : ''}\n`);
-      return;
-    }
-    if (flags.raw) {
-      if (raw !== undefined)
-        out(`${toTerminal ? escapeControl(raw.trim(), { keepNewlines: true }) : raw.trim()}\n`);
-      else if (miss) out('\n');
-      return;
-    }
-    switch (format) {
-      case 'json':
-      case 'ndjson':
-        emitJson(record ?? miss ?? order);
-        break;
-      case 'tsv': {
-        const row = tsvRow(shape, order, record, miss, input);
-        emitTsv(row.cells, row.header);
-        break;
-      }
-      default:
-        if (!tables) break;
-        if (record)
-          out(
-            `${tables[0].batchLines({ ...record, message: record.error?.message ?? null }, paint, width)}\n`,
-          );
-        // One id that gave no order: its error on stderr says it all.
-        else if (single) {
-          if (order) out(`${tables[0].singleTable(order, paint, width)}\n`);
-        } else if (miss) tableRows.push({ missed: miss });
-        else if (order) tableRows.push({ order });
-    }
-    count++;
-  };
-
+  const single = shape.of !== 'batch' && shape.single;
+  const sink = flags.field
+    ? fieldSink(out, flags.field)
+    : flags.raw
+      ? rawSink(out, toTerminal)
+      : format === 'json' || format === 'ndjson'
+        ? jsonSink(out, format, single)
+        : format === 'tsv'
+          ? tsvSink(out, shape, flags.headers !== false)
+          : await tableSink(ctx, out, single);
+  const write = (row: Row) =>
+    sink.write(
+      toTerminal
+        ? {
+            ...row,
+            order: escapeStrings(row.order),
+            record: escapeStrings(row.record),
+            miss: escapeStrings(row.miss),
+          }
+        : row,
+    );
   return {
     format,
-    order: (order, raw, input) => emit(order, raw, undefined, input),
-    miss: (miss) => emit(null, undefined, undefined, miss.input, miss),
-    record: (record, raw) => emit(record.order, raw, record),
-    async ready() {
-      if (!full) return;
-      full = false;
-      await drained(ctx);
-    },
+    order: (order, raw, input) => write({ order, raw, input }),
+    miss: (miss) => write({ order: null, input: miss.input, miss }),
+    record: (record, raw) => write({ order: record.order, raw, record }),
+    ready,
     async end() {
-      // A TSV of no orders is still a TSV: its header says what its columns would be.
-      if (format === 'tsv' && !flags.raw && !flags.field) writeHeader(header);
-      if (format === 'json' && !single && !flags.raw && !flags.field) out(count === 0 ? '[]\n' : '\n]\n');
-      if (tables && tableRows.length > 0) out(`${tables[0].manyTable(tableRows, paint, width)}\n`);
+      sink.end();
     },
   };
 }

@@ -48,9 +48,9 @@ function httpAddress(value: unknown): string | undefined {
   }
 }
 
-export function registerControlRoutes(router: Router, core: SandboxCore): void {
-  const badRequest = (message: string, status = 400) => json({ error: message }, status);
+const badRequest = (message: string, status = 400) => json({ error: message }, status);
 
+export function registerControlRoutes(router: Router, core: SandboxCore): void {
   router.get(CONTROL_PREFIX, () =>
     json({
       // Never the secrets: anything on the machine can read this, and the journal masks them too.
@@ -75,7 +75,29 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
     core.journal.clear();
     return json({ cleared: true });
   });
+  orderRoutes(router, core);
+  listenerRoutes(router, core);
 
+  router.get(`${CONTROL_PREFIX}/openapi.json`, async () => {
+    const { openApiDocument } = await import('./openapi.js');
+    return json(openApiDocument(core.publicUrl));
+  });
+  clockAndFaultRoutes(router, core);
+
+  router.get(`${CONTROL_PREFIX}/notifications`, () => json({ attempts: core.notifier.attempts }));
+
+  router.post(`${CONTROL_PREFIX}/reset`, () => {
+    core.orders.clear();
+    core.journal.clear();
+    core.forced.clear();
+    core.notifier.attempts.length = 0;
+    core.clock.reset();
+    return json({ reset: true });
+  });
+}
+
+/** The sandbox's orders, and their status set by hand (what the payment page's buttons do). */
+function orderRoutes(router: Router, core: SandboxCore): void {
   router.get(`${CONTROL_PREFIX}/orders`, () =>
     json({
       orders: core.orders.list().map(controlView),
@@ -98,7 +120,10 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
     changeStatus(core, order, status);
     return json(controlView(order));
   });
+}
 
+/** Where every status notification also goes (`payorder sandbox listen`): on this machine only, unless allowed. */
+function listenerRoutes(router: Router, core: SandboxCore): void {
   router.get(`${CONTROL_PREFIX}/listeners`, () =>
     json({ listeners: [...core.listeners].map(([id, url]) => ({ id, url })) }),
   );
@@ -121,12 +146,10 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
       ? json({ removed: true })
       : badRequest('no such listener', 404),
   );
+}
 
-  router.get(`${CONTROL_PREFIX}/openapi.json`, async () => {
-    const { openApiDocument } = await import('./openapi.js');
-    return json(openApiDocument(core.publicUrl));
-  });
-
+/** The sandbox's clock, moved by hand, and the answers forced on the next requests. */
+function clockAndFaultRoutes(router: Router, core: SandboxCore): void {
   router.get(`${CONTROL_PREFIX}/clock`, () =>
     json({ now: core.now().toISOString(), offset_seconds: core.clock.offsetSeconds }),
   );
@@ -153,16 +176,5 @@ export function registerControlRoutes(router: Router, core: SandboxCore): void {
   router.delete(`${CONTROL_PREFIX}/force`, () => {
     core.forced.clear();
     return json({ forced: [] });
-  });
-
-  router.get(`${CONTROL_PREFIX}/notifications`, () => json({ attempts: core.notifier.attempts }));
-
-  router.post(`${CONTROL_PREFIX}/reset`, () => {
-    core.orders.clear();
-    core.journal.clear();
-    core.forced.clear();
-    core.notifier.attempts.length = 0;
-    core.clock.reset();
-    return json({ reset: true });
   });
 }
