@@ -1,8 +1,9 @@
 /**
- * payorder's private files other than the store (batch journals, what the data folder holds): made
- * 0600 in 0700 folders, and read or appended to only when safely the user's (private-path.ts). A file
- * is opened without following a link and checked on the open descriptor, so what is checked is what
- * is read; a new one is created with O_EXCL, never through a link someone left at its path.
+ * payorder's private files (batch journals, what the data folder holds, and the store's file, which
+ * the store reads here): made 0600 in 0700 folders, and read or appended to only when safely the
+ * user's (private-path.ts). A file is opened without following a link and checked on the open
+ * descriptor, so what is checked is what is read; a new one is created with O_EXCL, never through a
+ * link someone left at its path.
  */
 import {
   chmodSync,
@@ -45,30 +46,40 @@ export function refusal(label: PrivateLabel, path: string, problem: string): Cli
   return new CliError('config', `refusing ${label.name} ${path}: ${problem}`, details);
 }
 
-/** Throws the refusal of `path` when `stats` are not safely the user's. */
-function check(label: PrivateLabel, part: StorePart, path: string, stats: Stats) {
-  const problem = unsafeBecause(part, stats);
-  if (problem) throw refusal(label, path, problem);
-}
+/**
+ * The refusal of a file or folder by its stats (an lstat, or the fstat of the opened file), or
+ * undefined when it is safely the user's. The store phrases its own (private-path.ts's refusalOf).
+ */
+export type Refuse = (part: StorePart, path: string, stats: Stats) => CliError | undefined;
+
+/** The refusals that name the file by `label`. */
+const refuseAs =
+  (label: PrivateLabel): Refuse =>
+  (part, path, stats) => {
+    const problem = unsafeBecause(part, stats);
+    return problem ? refusal(label, path, problem) : undefined;
+  };
 
 /** O_NOFOLLOW's answer to a link (ELOOP on Linux and macOS, EMLINK on FreeBSD) as the link's refusal. */
-function openChecked(label: PrivateLabel, path: string, flags: number): number {
+function openChecked(refuse: Refuse, path: string, flags: number): { fd: number; stats: Stats } {
   let fd: number;
   try {
     fd = openSync(path, flags);
   } catch (error) {
     const code = errnoOf(error);
     const link = (code === 'ELOOP' || code === 'EMLINK') && lstatSync(path, { throwIfNoEntry: false });
-    if (link) check(label, 'file', path, link);
-    throw error;
+    const refused = link ? refuse('file', path, link) : undefined;
+    throw refused ?? error;
   }
   try {
-    check(label, 'file', path, fstatSync(fd));
+    const stats = fstatSync(fd);
+    const refused = refuse('file', path, stats);
+    if (refused) throw refused;
+    return { fd, stats };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
-  return fd;
 }
 
 export interface OpenedFile {
@@ -93,7 +104,7 @@ export function openPrivateFile(
     // A dangling link at the path is "there" too: it is refused below, never followed.
     if (mode === 'new' || errnoOf(error) !== 'EEXIST') throw error;
   }
-  const fd = openChecked(label, path, APPEND_EXISTING);
+  const { fd } = openChecked(refuseAs(label), path, APPEND_EXISTING);
   try {
     return { fd, text: readFileSync(fd, 'utf8'), created: false };
   } catch (error) {
@@ -104,11 +115,30 @@ export function openPrivateFile(
 
 /** The text of an existing private file, checked as openPrivateFile checks it. */
 export function readPrivateFile(label: PrivateLabel, path: string): string {
-  const fd = openChecked(label, path, READ_EXISTING);
+  const { fd } = openChecked(refuseAs(label), path, READ_EXISTING);
   try {
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The text of the file at `path` and its stats, checked by `refuse` as readPrivateFile checks it;
+ * undefined when there is none. Any other failure of the file system is thrown as it came.
+ */
+export function readCheckedFile(path: string, refuse: Refuse): { text: string; stats: Stats } | undefined {
+  let opened: { fd: number; stats: Stats };
+  try {
+    opened = openChecked(refuse, path, READ_EXISTING);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return { text: readFileSync(opened.fd, 'utf8'), stats: opened.stats };
+  } finally {
+    closeSync(opened.fd);
   }
 }
 
@@ -132,5 +162,6 @@ export function preparePrivateFolder(label: PrivateLabel, dir: string): void {
       if (folder === first || folder === dirname(folder)) break;
     }
   }
-  check(label, 'folder', dir, lstatSync(dir));
+  const refused = refuseAs(label)('folder', dir, lstatSync(dir));
+  if (refused) throw refused;
 }

@@ -7,27 +7,21 @@
  * a cross-process lock and re-reads under it, so parallel payorder processes never lose each other's
  * writes. A broken file is reported, never replaced; a failed write leaves the file as it was.
  *
- * conf writes the file (atomically, with its mode, in its folder), but the store is not read through
- * conf: conf would read and create the file as soon as it is constructed, before payorder has
- * checked that the file is not a link, is the user's and is writable by no one else (private-path.ts),
- * and a command that only reads (most do, once a token is cached) would load conf for nothing.
- * So a read opens the file itself, without following links, checks what it opened, then parses it.
+ * conf is used only to write the file (atomically, with its mode, in its folder), not as the store
+ * it could be, because of how it reads: conf reads the file, and creates it, as soon as it is
+ * constructed, following a link at its path, before payorder could check that the file is not a
+ * link, is the user's and is writable by no one else (private-path.ts); and it would be loaded by
+ * every command that only reads (most do, once a token is cached). So a read goes through
+ * private-files.ts as every private file of payorder's does (opened without following links,
+ * checked on what was opened, then parsed here), and conf is loaded and made only under the lock of
+ * an update, once the file has passed those checks.
  */
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  type Stats,
-} from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../variables.js';
+import { readCheckedFile } from './private-files.js';
 import { readersOf, refusalOf } from './private-path.js';
 import type { StoreData } from './profile-data.js';
 import { shapeProblem } from './profile-schema.js';
@@ -35,10 +29,6 @@ import { brokenStore, storeIoError, wrongShape } from './store-errors.js';
 import { type LockOptions, lockStore } from './store-lock.js';
 
 export type { StoreData } from './profile-data.js';
-
-// Opening the file never follows a link (a link swapped in after the checks is refused too) and never
-// waits on a named pipe. Windows has neither flag.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
@@ -138,28 +128,15 @@ export class ProfileStore {
 
   /** The file's text, or undefined when there is none; checked on the open file, so what is checked is what is read. */
   #readFile(): string | undefined {
-    let fd: number;
+    let file: ReturnType<typeof readCheckedFile>;
     try {
-      fd = openSync(this.path, OPEN_FLAGS);
-    } catch (error) {
-      const code = errnoOf(error);
-      if (code === 'ENOENT') return undefined;
-      // O_NOFOLLOW's answer to a link (ELOOP on Linux and macOS, EMLINK on FreeBSD).
-      const link = (code === 'ELOOP' || code === 'EMLINK') && lstatSync(this.path, { throwIfNoEntry: false });
-      const refusal = link ? refusalOf('file', this.path, link) : undefined;
-      throw refusal ?? storeIoError(error, 'file', this.path, 'read');
-    }
-    try {
-      const stats = fstatSync(fd);
-      const refusal = refusalOf('file', this.path, stats);
-      if (refusal) throw refusal;
-      this.#exposure = this.#folder && readersOf(stats, this.#folder);
-      return readFileSync(fd, 'utf8');
+      file = readCheckedFile(this.path, refusalOf);
     } catch (error) {
       throw storeIoError(error, 'file', this.path, 'read');
-    } finally {
-      closeSync(fd);
     }
+    if (!file) return undefined;
+    this.#exposure = this.#folder && readersOf(file.stats, this.#folder);
+    return file.text;
   }
 
   /**
