@@ -70,35 +70,56 @@ function startReader(): Reader {
  * such a record ends with the line where csv-parse found the error, and a new parser reads on from
  * the next line, so one stray quote costs one record.
  */
-export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string): AsyncGenerator<CsvRecord> {
-  /** Lines given to the parser that no record has taken yet, with their size in bytes. */
-  const open: Array<TextLine & { bytes: number }> = [];
-  /** Their size, a "\n" after each. */
-  let openBytes = 0;
-  let reader = startReader();
-  const write = (line: TextLine) => reader.parser.write(`${line.text}\n`);
+/** The lines given to the parser that no record has taken yet, and the records they make. */
+function openLines(label: string) {
+  const lines: Array<TextLine & { bytes: number }> = [];
+  /** Their size in bytes, a "\n" after each. */
+  let size = 0;
   const tooLong = (line: number) =>
     inputError(
       `the record starting on line ${line} of ${label} is longer than ${MAX_LINE_BYTES} bytes (a quote left open?)`,
     );
-
-  /** The record made of the first `count` open lines. */
-  const take = (count: number, values: string[], problem?: string): CsvRecord => {
-    const taken = open.splice(0, Math.max(count, 1));
-    let bytes = 0;
-    let valid = true;
-    for (const line of taken) {
-      bytes += line.bytes + 1;
-      valid &&= line.valid;
-    }
-    openBytes -= bytes;
-    const [first] = taken;
-    // A record is taken only once the parser has read it from the open lines.
-    if (!first) throw new Error('a CSV record taken from no open line');
-    // Without the "\n" after its last line.
-    if (bytes - 1 > MAX_LINE_BYTES) throw tooLong(first.line);
-    return { line: first.line, values, valid, ...(problem ? { problem } : {}) };
+  return {
+    lines,
+    add(line: TextLine): void {
+      const bytes = Buffer.byteLength(line.text);
+      lines.push({ ...line, bytes });
+      size += bytes + 1;
+    },
+    /** The record made of the first `count` open lines. */
+    take(count: number, values: string[], problem?: string): CsvRecord {
+      const taken = lines.splice(0, Math.max(count, 1));
+      let bytes = 0;
+      let valid = true;
+      for (const line of taken) {
+        bytes += line.bytes + 1;
+        valid &&= line.valid;
+      }
+      size -= bytes;
+      const [first] = taken;
+      // A record is taken only once the parser has read it from the open lines.
+      if (!first) throw new Error('a CSV record taken from no open line');
+      // Without the "\n" after its last line.
+      if (bytes - 1 > MAX_LINE_BYTES) throw tooLong(first.line);
+      return { line: first.line, values, valid, ...(problem ? { problem } : {}) };
+    },
+    /**
+     * csv-parse parses a write before it returns, but for the last few bytes, which it keeps until
+     * more come (to look ahead): the open lines may still hold a record that has ended. An open
+     * record is held to twice the limit, which those few bytes cannot reach; take() holds each
+     * record to the limit itself.
+     */
+    checkHeld(): void {
+      const [oldest] = lines;
+      if (oldest && size > 2 * MAX_LINE_BYTES) throw tooLong(oldest.line);
+    },
   };
+}
+
+export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string): AsyncGenerator<CsvRecord> {
+  const open = openLines(label);
+  let reader = startReader();
+  const write = (line: TextLine) => reader.parser.write(`${line.text}\n`);
 
   /** The records of what the parser has read so far. */
   function* settle(): Generator<CsvRecord> {
@@ -106,16 +127,16 @@ export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string)
       for (const item of reader.parsed.splice(0)) {
         if ('failure' in item) throw item.failure;
         if ('values' in item) {
-          const record = take(newlines(item.raw), item.values);
+          const record = open.take(newlines(item.raw), item.values);
           if (!isBlank(item.raw)) yield record;
           continue;
         }
         // The record ends with the line csv-parse found the error on; the lines after it that the
         // old parser was given are given again, to a new one.
-        yield take(newlines(item.raw) + 1, [], csvProblem(item.error));
+        yield open.take(newlines(item.raw) + 1, [], csvProblem(item.error));
         reader.parser.destroy();
         reader = startReader();
-        for (const line of open) write(line);
+        for (const line of open.lines) write(line);
         break;
       }
     }
@@ -123,16 +144,10 @@ export async function* csvRecords(lines: AsyncIterable<TextLine>, label: string)
 
   try {
     for await (const line of lines) {
-      const bytes = Buffer.byteLength(line.text);
-      open.push({ ...line, bytes });
-      openBytes += bytes + 1;
+      open.add(line);
       write(line);
       yield* settle();
-      // csv-parse parses a write before it returns, but for the last few bytes, which it keeps
-      // until more come (to look ahead): the open lines may still hold a record that has ended. An open record is held to twice the
-      // limit, which those few bytes cannot reach; take() holds each record to the limit itself.
-      const [oldest] = open;
-      if (oldest && openBytes > 2 * MAX_LINE_BYTES) throw tooLong(oldest.line);
+      open.checkHeld();
     }
     // The end of the input ends the last record; an error in it starts a parser for the lines after.
     for (let ended: Reader | undefined; ended !== reader; ) {
