@@ -69,8 +69,8 @@ export function v1AddressesIn(value: string, context: string): V1Address[] {
   }
   let span = 0;
   for (const match of value.matchAll(TEMPLATED)) {
-    while (span < spans.length && spans[span]![1] <= match.index) span++;
-    if (span < spans.length && spans[span]![0] <= match.index) continue;
+    while ((spans[span]?.[1] ?? Number.POSITIVE_INFINITY) <= match.index) span++;
+    if ((spans[span]?.[0] ?? Number.POSITIVE_INFINITY) <= match.index) continue;
     const kind = match[0].includes('auth') ? 'token' : match[0].includes('checkout') ? 'checkout' : 'lookup';
     found.push({ index: match.index, text: match[0].replace(/\/$/, ''), kind, service: serviceOf(kind) });
   }

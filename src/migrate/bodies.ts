@@ -256,9 +256,9 @@ const ENDPOINT = /^(.*?)\/(1|v2\/api)\/(?:(auth\/token)|(checkout)|(orders?)\/([
 export function serviceEndpoint(url: string): Endpoint | undefined {
   const path = pathOf(url);
   const match = path === undefined ? null : ENDPOINT.exec(path);
-  if (!path || !match) return undefined;
+  const before = match?.[1];
+  if (!path || !match || before === undefined) return undefined;
   const version: ApiVersion = match[2] === '1' ? 'v1' : 'v2';
-  const before = match[1]!;
   if (match[3]) return { version, kind: 'token', path, before };
   if (match[4]) return { version, kind: 'checkout', path, before };
   // v1 looks an order up at /order/:id, v2 at /orders/:uuid (spec §4.3); a v2 prefix before the v1

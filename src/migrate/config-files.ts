@@ -71,7 +71,7 @@ function envValues(text: string): ConfigValue[] {
   // dotenv gives the values (the last definition of a key wins); find where that definition is.
   const starts = new Map<string, number>();
   for (const match of text.matchAll(/^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*[=:]/gm))
-    starts.set(match[1]!, match.index + match[0].length);
+    if (match[1] !== undefined) starts.set(match[1], match.index + match[0].length);
   return Object.entries(parsed).map(([key, value]) => {
     const start = starts.get(key) ?? 0;
     const newline = text.indexOf('\n', start);
@@ -109,8 +109,8 @@ const memberName = (member: { name: { type: string; value?: unknown; name?: unkn
 function jsonValues(root: ValueNode): ConfigValue[] {
   const values: ConfigValue[] = [];
   const stack: Array<{ node: ValueNode; keys: unknown[]; sibling?: string }> = [{ node: root, keys: [] }];
-  while (stack.length > 0) {
-    const { node, keys, sibling } = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, keys, sibling } = top;
     if (node.type === 'String') {
       values.push({
         value: node.value,
@@ -123,13 +123,10 @@ function jsonValues(root: ValueNode): ConfigValue[] {
         (member) => NAME_KEYS.includes(memberName(member)) && member.value.type === 'String',
       )?.value;
       const name = named?.type === 'String' ? named.value : undefined;
-      for (let index = node.members.length - 1; index >= 0; index--) {
-        const member = node.members[index]!;
+      for (const member of [...node.members].reverse())
         stack.push({ node: member.value, keys: [...keys, memberName(member)], sibling: name });
-      }
     } else if (node.type === 'Array') {
-      for (let index = node.elements.length - 1; index >= 0; index--)
-        stack.push({ node: node.elements[index]!.value, keys });
+      for (const element of [...node.elements].reverse()) stack.push({ node: element.value, keys });
     }
   }
   return values;
@@ -180,8 +177,11 @@ function hclContext(node: SyntaxNode): string {
     if (at.type === 'attribute' || at.type === 'block')
       names.unshift(
         at.children
-          .filter((child) => child && (child.type === 'identifier' || child.type === 'string_lit'))
-          .map((child) => child!.text.replace(/"/g, ''))
+          .flatMap((child) =>
+            child && (child.type === 'identifier' || child.type === 'string_lit')
+              ? [child.text.replace(/"/g, '')]
+              : [],
+          )
           .join('.'),
       );
     else if (at.type === 'object_elem') names.unshift(at.child(0)?.text.replace(/"/g, '') ?? '');
@@ -222,8 +222,7 @@ async function hclValues(text: string, file: string): Promise<ConfigValue[]> {
   const values: ConfigValue[] = [];
   const locals = hclLocals(tree.rootNode);
   const stack: SyntaxNode[] = [tree.rootNode];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     // A block's labels (variable "auth_url") name things; they are not values.
     if (HCL_STRINGS.has(node.type) && node.parent?.type !== 'block') {
       // The source text of the string, with the file's own plain locals put in

@@ -17,6 +17,7 @@ const DEFINITIONS = [
 export function constantsOf(text: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const pattern of DEFINITIONS)
-    for (const match of text.matchAll(pattern)) if (!(match[1]! in found)) found[match[1]!] = match[2]!;
+    for (const [, name, value] of text.matchAll(pattern))
+      if (name !== undefined && value !== undefined && !(name in found)) found[name] = value;
   return found;
 }

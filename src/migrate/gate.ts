@@ -44,13 +44,14 @@ export function suppressionsOf(text: string): Suppressions {
     if (!line.includes('payorder-ignore')) return;
     const match = DIRECTIVE.exec(line);
     if (!match) return;
-    const parsed = RULES_AND_REASON.exec(match[1]!);
-    const rules = parsed ? parsed[1]!.split(/\s*,\s*/) : [];
-    if (!parsed || parsed[2] === '' || !rules.every((rule) => RULE_IDS.has(rule))) {
+    const parsed = RULES_AND_REASON.exec(match[1] ?? '');
+    const [, listed, reason] = parsed ?? [];
+    const rules = listed?.split(/\s*,\s*/) ?? [];
+    if (reason === undefined || reason === '' || !rules.every((rule) => RULE_IDS.has(rule))) {
       unusable.push(index + 1);
       return;
     }
-    const directive = { rules: new Set(rules), reason: parsed[2]! };
+    const directive = { rules: new Set(rules), reason };
     add(index + 1, directive);
     if (line.slice(0, match.index).trim() === '') add(index + 2, directive);
   });

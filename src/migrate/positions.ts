@@ -21,7 +21,7 @@ export function indexAt(starts: readonly number[], offset: number): number {
   let high = starts.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (starts[middle]! <= offset) low = middle;
+    if ((starts[middle] ?? Number.POSITIVE_INFINITY) <= offset) low = middle;
     else high = middle - 1;
   }
   return low;
@@ -32,6 +32,6 @@ export function positionsIn(text: string): (offset: number) => Position {
   const starts = lineStarts(text);
   return (offset) => {
     const line = indexAt(starts, offset);
-    return { line: line + 1, column: offset - starts[line]! + 1 };
+    return { line: line + 1, column: offset - (starts[line] ?? 0) + 1 };
   };
 }

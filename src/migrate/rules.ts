@@ -186,7 +186,12 @@ export const RULES = [
 
 export type RuleId = (typeof RULES)[number]['id'];
 
-export const ruleById = (id: RuleId): Rule => RULES.find((rule) => rule.id === id)!;
+export function ruleById(id: RuleId): Rule {
+  const rule = RULES.find((candidate) => candidate.id === id);
+  // RuleId is the type of the rules' ids: every one names a rule.
+  if (!rule) throw new Error(`no rule ${id}`);
+  return rule;
+}
 
 export interface Location {
   file: string;

@@ -78,9 +78,10 @@ export function checkAmounts(facts: Facts, context: ServiceContext): Hit[] {
   // Decimal literals as the amount: { amount: "149.90" }.
   for (const map of facts.maps) {
     for (const entry of map.entries) {
-      if (!AMOUNT.test(entry.key) || !/^\d+\.\d{1,2}$/.test(textOf(entry.value) ?? '')) continue;
+      const { value } = entry;
+      if (!value || !AMOUNT.test(entry.key) || !/^\d+\.\d{1,2}$/.test(textOf(value) ?? '')) continue;
       const severity = context.bodyKind(map) === 'order' ? 'error' : 'info';
-      hits.push({ rule: 'PO104', at: entry.value!.start, severity, ...messageFor(severity) });
+      hits.push({ rule: 'PO104', at: value.start, severity, ...messageFor(severity) });
     }
   }
   return hits;

@@ -17,6 +17,12 @@ export interface Str {
   raw: string;
 }
 
+/** A string's text when it is literal text alone (no interpolation), and where it starts; else undefined. */
+export function literalPart(str: Str): { text: string; start: number } | undefined {
+  const part = str.parts.length === 1 ? str.parts[0] : undefined;
+  return part && 'text' in part ? part : undefined;
+}
+
 export interface Name {
   k: 'id';
   name: string;
@@ -176,10 +182,12 @@ export function childrenOf(node: Node): Node[] {
 /** Every node of a tree, parents before children. */
 export function* walk(nodes: Node[]): Generator<Node> {
   const stack = [...nodes].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     yield node;
     const children = childrenOf(node);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child !== undefined) stack.push(child);
+    }
   }
 }

@@ -98,7 +98,7 @@ interface Range {
 function range(starts: number[], start: number, end: number): Range {
   const position = (offset: number) => {
     const row = indexAt(starts, offset);
-    return { row, column: offset - starts[row]! };
+    return { row, column: offset - (starts[row] ?? 0) };
   };
   return { startIndex: start, endIndex: end, startPosition: position(start), endPosition: position(end) };
 }
@@ -148,7 +148,7 @@ export function toFindings(hits: Hit[], text: string, file: string, errors?: Err
   const replaced = new Map<number, string | undefined>();
   for (const [line, list] of edits) {
     let fixed = lineText(line);
-    const lineStart = starts[line]!;
+    const lineStart = starts[line] ?? 0;
     let lastStart = Number.POSITIVE_INFINITY;
     for (const edit of [...list].sort((a, b) => b.start - a.start)) {
       if (edit.end > lastStart) continue;
@@ -161,7 +161,7 @@ export function toFindings(hits: Hit[], text: string, file: string, errors?: Err
     const line = indexAt(starts, found.at);
     const result = finding(
       found.rule,
-      { file, line: line + 1, column: found.at - starts[line]! + 1 },
+      { file, line: line + 1, column: found.at - (starts[line] ?? 0) + 1 },
       found.message,
       found.fix,
       found.severity,

@@ -7,7 +7,7 @@ import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../../con
 import type { Severity } from '../rules.js';
 import { checkAddresses } from './addresses.js';
 import { checkAmounts } from './amounts.js';
-import type { Expr, MapLit, Str } from './ast.js';
+import { type Expr, literalPart, type MapLit, type Str } from './ast.js';
 import { type BodyKind, keyKind, ServiceContext } from './context.js';
 import { type Facts, rootName } from './facts.js';
 import { type Hit, hit } from './hits.js';
@@ -111,11 +111,13 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
   for (const part of str.parts) {
     if (!('text' in part)) continue;
     for (const match of part.text.matchAll(/\\?"(\w+)\\?"\s*:/g)) {
-      const keyStart = part.start + match.index + match[0].indexOf('"') + 1;
-      entries.push({ key: match[1]!, keyStart, keyEnd: keyStart + match[1]!.length });
+      const [whole, key = ''] = match;
+      const keyStart = part.start + match.index + whole.indexOf('"') + 1;
+      entries.push({ key, keyStart, keyEnd: keyStart + key.length });
     }
     for (const match of part.text.matchAll(/\\?"amount\\?"\s*:\s*\\?"(\d+\.\d{1,2})\\?"/g)) {
-      const at = part.start + match.index + match[0].lastIndexOf(match[1]!);
+      const [whole, amount = ''] = match;
+      const at = part.start + match.index + whole.lastIndexOf(amount);
       const kind = context.sentWith(str);
       hits.push({
         rule: 'PO104',
@@ -129,7 +131,8 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
       // jq filters: .links.checkoutLink, .orderNumber, {userName: $user}
       for (const match of part.text.matchAll(/\.links\.(checkoutLink|checkout)\b(?!_)/g)) {
         const start = part.start + match.index + 7;
-        hits.push(hit('PO105', start, 'error', { start, end: start + match[1]!.length, text: checkout.v2 }));
+        const [, read = ''] = match;
+        hits.push(hit('PO105', start, 'error', { start, end: start + read.length, text: checkout.v2 }));
       }
       // The key read any other way: json_get checkoutLink, grep -o '"checkoutLink":"[^"]*"', sed.
       for (const match of part.text.matchAll(/(?<![\w.])checkoutLink\b/g)) {
@@ -141,8 +144,9 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
       for (const match of part.text.matchAll(/\.(orderNumber|refNumber)\b/g))
         hits.push(hit('PO110', part.start + match.index + 1, context.evidence ? 'warning' : 'info'));
       for (const match of part.text.matchAll(/[{,]\s*(\w+)\s*:/g)) {
-        const keyStart = part.start + match.index + match[0].indexOf(match[1]!);
-        entries.push({ key: match[1]!, keyStart, keyEnd: keyStart + match[1]!.length });
+        const [whole, key = ''] = match;
+        const keyStart = part.start + match.index + whole.indexOf(key);
+        entries.push({ key, keyStart, keyEnd: keyStart + key.length });
       }
     }
   }
@@ -153,8 +157,7 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
 
 /** PO107: the file handles PENDING and never REFUNDED. */
 function checkStates(facts: Facts, context: ServiceContext): Hit[] {
-  const textOf = (str: Str) =>
-    str.parts.length === 1 && 'text' in str.parts[0]! ? str.parts[0].text : undefined;
+  const textOf = (str: Str) => literalPart(str)?.text;
   const mentions = (state: string) => [
     ...facts.strings.filter((str) => textOf(str) === state).map((str) => str.start),
     ...facts.names.filter((name) => name.name === state).map((name) => name.start),

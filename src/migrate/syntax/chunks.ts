@@ -173,6 +173,7 @@ export function spansToParse(text: string, language: LanguageId): Span[] | undef
   if (!starts || starts.length < 4) return undefined;
   const chunkOf = (offset: number) => indexAt(starts, offset);
   const endOf = (i: number) => starts[i + 1] ?? text.length;
+  const startOf = (i: number) => starts[i] ?? text.length;
   const chosen = new Set<number>();
   const mark = (pattern: RegExp) => {
     const global = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
@@ -185,7 +186,7 @@ export function spansToParse(text: string, language: LanguageId): Span[] | undef
     if (!defined) {
       defined = new Map();
       for (let i = 0; i < starts.length; i++) {
-        const name = definedAt(text, starts[i]!);
+        const name = definedAt(text, startOf(i));
         if (!name) continue;
         // Pushed, not copied: a name defined on every line of a large file would cost its square.
         const places = defined.get(name);
@@ -195,10 +196,10 @@ export function spansToParse(text: string, language: LanguageId): Span[] | undef
     }
     const wanted = new Set<string>();
     for (const i of chosen) {
-      const own = definedAt(text, starts[i]!);
+      const own = definedAt(text, startOf(i));
       if (own && own.length > 2) wanted.add(own);
       const identifier = /[A-Za-z_]\w*/g;
-      identifier.lastIndex = starts[i]!;
+      identifier.lastIndex = startOf(i);
       const end = endOf(i);
       for (let match = identifier.exec(text); match && match.index < end; match = identifier.exec(text))
         if (FOLLOWED.test(match[0]) && defined.has(match[0])) wanted.add(match[0]);
@@ -211,13 +212,13 @@ export function spansToParse(text: string, language: LanguageId): Span[] | undef
     if (chosen.size === before) break;
   }
   const selected = [...chosen].sort((a, b) => a - b);
-  const covered = selected.reduce((sum, i) => sum + endOf(i) - starts[i]!, 0);
+  const covered = selected.reduce((sum, i) => sum + endOf(i) - startOf(i), 0);
   if (covered > text.length * 0.6) return undefined;
   const spans: Span[] = [];
   for (const i of selected) {
     const last = spans.at(-1);
-    if (last && last.end >= starts[i]!) last.end = endOf(i);
-    else spans.push({ start: starts[i]!, end: endOf(i) });
+    if (last && last.end >= startOf(i)) last.end = endOf(i);
+    else spans.push({ start: startOf(i), end: endOf(i) });
   }
   return spans;
 }

@@ -5,7 +5,7 @@
  * reports an error; where nothing here can tell, it reports info.
  */
 import type { Call, Expr, MapLit, Node, TypeDecl } from './ast.js';
-import { walk } from './ast.js';
+import { literalPart, walk } from './ast.js';
 import { ancestors, type Facts, loose, rootName, targetName } from './facts.js';
 import { type Folded, Folder, serviceHost, serviceName, UNKNOWN, unknownNames, v1Markers } from './values.js';
 
@@ -223,9 +223,10 @@ export class ServiceContext {
       this.facts.calls.some((call) => this.callKind(call) !== undefined) ||
       this.facts.maps.some((map) => keyKind(map.entries.map((e) => e.key)) !== undefined) ||
       // A key of the spec's own set apart from a literal: body.put("callback_success", …).
-      this.facts.strings.some(
-        (str) => str.parts.length === 1 && 'text' in str.parts[0]! && OWN_KEYS.has(loose(str.parts[0].text)),
-      ) ||
+      this.facts.strings.some((str) => {
+        const part = literalPart(str);
+        return part !== undefined && OWN_KEYS.has(loose(part.text));
+      }) ||
       this.facts.types.some((type) => modelKind(type) !== undefined);
     return this.hasEvidence;
   }

@@ -56,8 +56,8 @@ export function collectFacts(nodes: AstNode[], language: LanguageId): Facts {
     names: [],
   };
   const stack: Array<[AstNode, AstNode | undefined]> = nodes.map((node) => [node, undefined]);
-  while (stack.length > 0) {
-    const [node, parent] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, parent] = top;
     if (parent) facts.parent.set(node, parent);
     switch (node.k) {
       case 'assign': {
@@ -128,7 +128,7 @@ export function rootName(expr: Expr | undefined): string | undefined {
       }
       case 'other':
         current =
-          current.items.length === 1 && current.items[0]!.k !== 'assign'
+          current.items.length === 1 && current.items[0]?.k !== 'assign'
             ? (current.items[0] as Expr)
             : undefined;
         break;

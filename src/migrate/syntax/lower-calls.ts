@@ -25,12 +25,12 @@ export function lowerCall(
   for (const arg of args?.namedChildren ?? []) {
     if (arg.type.includes('comment')) continue;
     const name = arg.childForFieldName('name');
-    if (arg.type === 'keyword_argument' || (arg.type === 'argument' && name && arg.namedChildCount > 1)) {
+    if (name && (arg.type === 'keyword_argument' || (arg.type === 'argument' && arg.namedChildCount > 1))) {
       const value = l.expr(arg.childForFieldName('value') ?? arg.namedChildren.at(-1));
       named.push({
-        key: name!.text,
-        keyStart: name!.startIndex,
-        keyEnd: name!.endIndex,
+        key: name.text,
+        keyStart: name.startIndex,
+        keyEnd: name.endIndex,
         quoted: false,
         value,
       });
@@ -108,11 +108,17 @@ export function kotlinCall(l: Lowerer, n: S, named: S[]): A.Call {
     if (part.type === 'value_arguments') {
       for (const arg of part.namedChildren) {
         const inner = arg.namedChildren.filter((c) => !c.type.includes('comment'));
-        if (inner.length > 1 && inner[0]!.type === 'identifier' && arg.children.some((c) => c.type === '=')) {
+        const [first] = inner;
+        if (
+          first &&
+          inner.length > 1 &&
+          first.type === 'identifier' &&
+          arg.children.some((c) => c.type === '=')
+        ) {
           entries.push({
-            key: inner[0]!.text,
-            keyStart: inner[0]!.startIndex,
-            keyEnd: inner[0]!.endIndex,
+            key: first.text,
+            keyStart: first.startIndex,
+            keyEnd: first.endIndex,
             quoted: false,
             value: l.expr(inner.at(-1)),
           });
@@ -145,7 +151,7 @@ export function rubyCall(l: Lowerer, n: S): A.Node {
   const call = lowerCall(l, n, method, args, method?.text === 'new', receiver);
   if (block) call.block.push(...l.list(block));
   if (call.construct && receiver) {
-    call.name = receiver.text.split('::').at(-1)!;
+    call.name = receiver.text.replace(/^.*::/, '');
     call.nameStart = receiver.startIndex;
   }
   return call;

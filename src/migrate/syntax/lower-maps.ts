@@ -4,6 +4,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type * as A from './ast.js';
+import { literalPart } from './ast.js';
 import type { Lowerer } from './lowerer.js';
 
 type S = SyntaxNode;
@@ -21,8 +22,8 @@ const unkeyed = (node: S, value: A.Expr): A.Entry => ({
 
 export function keyOf(l: Lowerer, n: S): Omit<A.Entry, 'value'> | undefined {
   const lowered = l.expr(n);
-  if (lowered?.k === 'str' && lowered.parts.length === 1 && 'text' in lowered.parts[0]!) {
-    const part = lowered.parts[0];
+  const part = lowered?.k === 'str' ? literalPart(lowered) : undefined;
+  if (part) {
     const quoted = n.type !== 'simple_symbol' && n.type !== 'hash_key_symbol' && n.type !== 'word';
     return { key: part.text, keyStart: part.start, keyEnd: part.start + part.text.length, quoted };
   }
@@ -80,7 +81,8 @@ export function lowerInitializer(l: Lowerer, n: S): A.MapLit {
   const entries: A.Entry[] = [];
   const children = n.children;
   for (let i = 0; i < children.length; i++) {
-    const child = children[i]!;
+    const child = children[i];
+    if (!child) continue;
     if (child.type === 'assignment_expression') {
       const left = child.childForFieldName('left');
       const keyNode =
@@ -88,11 +90,12 @@ export function lowerInitializer(l: Lowerer, n: S): A.MapLit {
       const key = keyNode ? keyOf(l, keyNode) : undefined;
       if (key) entries.push({ ...key, value: l.expr(child.childForFieldName('right')) });
     } else if (child.type === 'initializer_expression' && child.namedChildCount === 2) {
-      const key = keyOf(l, child.namedChildren[0]!);
+      const [left] = child.namedChildren;
+      const key = left && keyOf(l, left);
       if (key) entries.push({ ...key, value: l.expr(child.namedChildren[1]) });
     } else if (child.type === 'identifier' && children[i + 1]?.type === '=') {
-      const key = keyOf(l, child)!;
-      entries.push({ ...key, value: l.expr(children[i + 2]) });
+      const key = keyOf(l, child);
+      if (key) entries.push({ ...key, value: l.expr(children[i + 2]) });
       i += 2;
     } else if (child.isNamed && !child.type.includes('comment')) {
       const value = l.expr(child);
@@ -120,6 +123,11 @@ export function lowerKeyed(l: Lowerer, n: S): A.MapLit {
   return { k: 'map', ...span(n), entries };
 }
 
+/** From the start of the first expression to the end of the last (the list is never empty here). */
+function spanOf(list: readonly A.Expr[]): { start: number; end: number } {
+  return { start: list[0]?.start ?? 0, end: list.at(-1)?.end ?? 0 };
+}
+
 /**
  * `mapOf("a" to 1, "b" to 2)` (each `to` lowered to a one-entry map) and `Map.of("a", 1, "b", 2)`
  * become one map argument.
@@ -127,28 +135,27 @@ export function lowerKeyed(l: Lowerer, n: S): A.MapLit {
 export function mergeEntryMaps(name: string, args: A.Expr[]): A.Expr[] {
   if (
     args.length > 1 &&
-    args.every((arg) => arg.k === 'map' && arg.entries.length === 1 && arg.entries[0]!.key)
+    args.every((arg) => arg.k === 'map' && arg.entries.length === 1 && arg.entries[0]?.key)
   ) {
     const maps = args as A.MapLit[];
-    return [
-      { k: 'map', start: maps[0]!.start, end: maps.at(-1)!.end, entries: maps.flatMap((m) => m.entries) },
-    ];
+    return [{ k: 'map', ...spanOf(maps), entries: maps.flatMap((m) => m.entries) }];
   }
   if ((name === 'of' || name === 'entry') && args.length >= 2 && args.length % 2 === 0) {
     const entries: A.Entry[] = [];
     for (let i = 0; i < args.length; i += 2) {
-      const key = args[i]!;
-      if (key.k !== 'str' || key.parts.length !== 1 || !('text' in key.parts[0]!)) return args;
-      const { text, start } = key.parts[0];
+      const key = args[i];
+      const part = key?.k === 'str' ? literalPart(key) : undefined;
+      if (!part) return args;
+      const { text, start } = part;
       entries.push({
         key: text,
         keyStart: start,
         keyEnd: start + text.length,
         quoted: true,
-        value: args[i + 1]!,
+        value: args[i + 1],
       });
     }
-    return [{ k: 'map', start: args[0]!.start, end: args.at(-1)!.end, entries }];
+    return [{ k: 'map', ...spanOf(args), entries }];
   }
   return args;
 }

@@ -120,7 +120,8 @@ function splitDollarNames(l: Lowerer, parts: A.Part[]): A.Part[] {
       if (match.index > last)
         split.push({ text: part.text.slice(last, match.index), start: part.start + last });
       const start = part.start + match.index + 1;
-      split.push({ expr: { k: 'id', name: match[1]!, start, end: start + match[1]!.length } });
+      const [, name = ''] = match;
+      split.push({ expr: { k: 'id', name, start, end: start + name.length } });
       last = match.index + match[0].length;
     }
     if (last < part.text.length) split.push({ text: part.text.slice(last), start: part.start + last });

@@ -33,8 +33,7 @@ const named = (n: S) => n.namedChildren.filter((c) => !c.type.includes('comment'
 /** The string a naming annotation carries: its first string argument, or its `name = "…"`. */
 function namingString(n: S): { name: string; start: number; end: number } | undefined {
   const stack = [...n.namedChildren];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
+  for (let node = stack.shift(); node !== undefined; node = stack.shift()) {
     if (['string_literal', 'string', 'interpreted_string_literal'].includes(node.type)) {
       const content = node.namedChildren.find(
         (c) => c.type.includes('content') || c.type.includes('fragment'),
@@ -53,15 +52,13 @@ function namingString(n: S): { name: string; start: number; end: number } | unde
 function jsonNameIn(n: S | null | undefined): A.Field['json'] {
   if (!n) return undefined;
   const stack = [n];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (/^(?:annotation|marker_annotation|attribute)$/.test(node.type)) {
-      const name = node.childForFieldName('name')?.text ?? node.text.replace(/^@/, '').split(/[(\s]/)[0]!;
-      const simple = name
-        .split('.')
-        .at(-1)!
-        .replace(/^(?:property|field|get|param):/, '');
-      if (NAMING.test(simple) || NAMING.test(name.replace(/.*[.:]/, '').split('(')[0]!))
+      // The text up to the first "(" or space; the part after the last "."; the part before "(".
+      const name =
+        node.childForFieldName('name')?.text ?? node.text.replace(/^@/, '').replace(/[(\s][\s\S]*$/, '');
+      const simple = name.replace(/^.*\./, '').replace(/^(?:property|field|get|param):/, '');
+      if (NAMING.test(simple) || NAMING.test(name.replace(/.*[.:]/, '').replace(/\([\s\S]*$/, '')))
         return namingString(node);
       continue;
     }
@@ -82,9 +79,10 @@ export function springValue(modifiers: S | undefined): S | undefined {
 function goTag(tag: S | null): A.Field['json'] {
   if (!tag) return undefined;
   const match = /json:"([^",]*)/.exec(tag.text);
-  if (!match) return undefined;
+  const name = match?.[1];
+  if (!match || name === undefined) return undefined;
   const start = tag.startIndex + match.index + 6;
-  return { name: match[1]!, start, end: start + match[1]!.length };
+  return { name, start, end: start + name.length };
 }
 
 /** Python: `name: str = Field(alias="…")`. */
@@ -200,7 +198,8 @@ function fieldsOf(body: S, lowerer: Lowerer, decl: A.TypeDecl): void {
         }
         decl.fields.push(f);
         const value = member.childForFieldName('value');
-        if (value) decl.body.push(...(lowerer.expr(value) ? [lowerer.expr(value)!] : []));
+        const lowered = value && lowerer.expr(value);
+        if (lowered) decl.body.push(lowered);
         break;
       }
       case 'expression_statement': {
@@ -245,13 +244,15 @@ function fieldsOf(body: S, lowerer: Lowerer, decl: A.TypeDecl): void {
       case 'enum_constant_list':
         fieldsOf(member, lowerer, decl);
         break;
-      case 'method_declaration':
+      case 'method_declaration': {
         if (member.childForFieldName('name')?.text === '__construct') {
           const parameters = member.childForFieldName('parameters');
           if (parameters) fieldsOf(parameters, lowerer, decl);
         }
-        decl.body.push(...(lowerer.node(member) ? [lowerer.node(member)!] : []));
+        const lowered = lowerer.node(member);
+        if (lowered) decl.body.push(lowered);
         break;
+      }
       default: {
         const lowered = lowerer.node(member);
         if (lowered) decl.body.push(lowered);

@@ -5,6 +5,7 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type * as A from './ast.js';
+import { literalPart } from './ast.js';
 import type { LanguageId } from './languages.js';
 import { kotlinCall, lowerCall, makeCall, rubyCall } from './lower-calls.js';
 import { keyOf, lowerInitializer, lowerKeyed, lowerMap, lowerPhpArray } from './lower-maps.js';
@@ -125,7 +126,9 @@ class TreeLowerer implements Lowerer {
         return value;
       }
       const inner = n.namedChildren.filter((c) => !c.type.includes('comment') && !c.type.endsWith('type'));
-      if (inner.length === 1 && type !== 'argument' && type !== 'value_argument') return this.node(inner[0]!);
+      const [only] = inner;
+      if (only && inner.length === 1 && type !== 'argument' && type !== 'value_argument')
+        return this.node(only);
       if (type === 'argument' || type === 'value_argument') return this.expr(inner.at(-1));
       return this.other(n);
     }
@@ -207,18 +210,13 @@ class TreeLowerer implements Lowerer {
       case 'function_call_expression': {
         const call = lowerCall(this, n, f('function'), f('arguments'));
         const [name, value] = call.args;
+        const part = name?.k === 'str' ? literalPart(name) : undefined;
         // PHP: define('PO_API_PREFIX', '/1') defines a constant.
-        if (
-          call.name === 'define' &&
-          name?.k === 'str' &&
-          name.parts.length === 1 &&
-          'text' in name.parts[0]! &&
-          value
-        ) {
+        if (call.name === 'define' && name && part && value) {
           const target: A.Name = {
             k: 'id',
-            name: name.parts[0].text,
-            start: name.parts[0].start,
+            name: part.text,
+            start: part.start,
             end: name.end - 1,
           };
           return { k: 'assign', target, names: [target.name], value, ...span(n) };
@@ -369,8 +367,7 @@ class TreeLowerer implements Lowerer {
     )
       index = index.namedChildren[0];
     const key = index ? this.expr(index) : undefined;
-    const text =
-      key?.k === 'str' && key.parts.length === 1 && 'text' in key.parts[0]! ? key.parts[0] : undefined;
+    const text = key?.k === 'str' ? literalPart(key) : undefined;
     if (!target || !text) return this.other(n);
     return {
       k: 'member',
@@ -441,7 +438,7 @@ class TreeLowerer implements Lowerer {
   private func(n: S, name: S | null | undefined): A.Func {
     this.returns.push([]);
     const body = this.list(n).filter((node) => node.k !== 'id' || node.start !== name?.startIndex);
-    const returns = this.returns.pop()!;
+    const returns = this.returns.pop() ?? [];
     // Expression bodies (`=> x`, `= x`) and Ruby's last expression are returned values too.
     const last = body.at(-1);
     const expressionBody =
@@ -482,7 +479,8 @@ function patternNames(target: S): string[] {
 
 /** The value(s) a function body ends with. */
 function lastExpressions(node: A.Node): A.Expr[] {
-  if (node.k === 'other' && node.items.length > 0) return lastExpressions(node.items.at(-1)!);
+  const last = node.k === 'other' ? node.items.at(-1) : undefined;
+  if (last) return lastExpressions(last);
   if (node.k === 'assign' || node.k === 'type' || node.k === 'func') return [];
   return [node];
 }

@@ -71,11 +71,12 @@ export function checkModel(type: Parameters<typeof modelKind>[0], facts: Facts):
   for (const field of type.fields) {
     if (field.nested) hits.push(...checkModel(field.nested, facts));
     const at = field.json?.start ?? field.start;
+    const annotate = ANNOTATION[facts.language];
     const renameTo = (name: string) =>
       field.json
         ? { start: field.json.start, end: field.json.end, text: name }
-        : ANNOTATION[facts.language]
-          ? { start: field.declStart, end: field.declStart, text: ANNOTATION[facts.language]!(name) }
+        : annotate
+          ? { start: field.declStart, end: field.declStart, text: annotate(name) }
           : { start: field.start, end: field.end, text: name };
     if (kind === 'token' && same(field, v1User)) hits.push(hit('PO102', at, 'error', renameTo(v2User)));
     if (kind === 'order' && same(field, userName)) hits.push(hit('PO103', at, 'error'));

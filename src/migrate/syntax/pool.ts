@@ -27,11 +27,8 @@ interface Request {
   /** Compiled runtime and grammars the worker has not been given yet. */
   modules?: Record<string, WasmModule>;
 }
-interface Reply {
-  id: number;
-  findings?: Finding[][];
-  error?: string;
-}
+/** A batch's findings, a list per job in the order sent; or why the worker could not check it. */
+type Reply = { id: number; findings: Finding[][]; error?: undefined } | { id: number; error: string };
 
 /** Worker threads to add to this one by default: none where workers cannot load this module. */
 export function defaultWorkers(): number {
@@ -108,10 +105,13 @@ function helpInWorker(
     };
     worker.on('message', (reply: Reply) => {
       if (reply.error !== undefined) return finish(new Error(reply.error));
-      const batch = sent.get(reply.id)!;
+      const batch = sent.get(reply.id);
+      const { findings } = reply;
+      if (!batch || findings.length !== batch.length)
+        return finish(new Error(`a worker's answer to batch ${reply.id} does not match what was sent`));
       sent.delete(reply.id);
       batch.forEach((job, i) => {
-        done(job, reply.findings![i]!);
+        done(job, findings[i] ?? []);
       });
       send();
     });
@@ -122,14 +122,16 @@ function helpInWorker(
 
 /** What a worker thread does (worker.ts): checks the batches this thread sends it. */
 export function serve(): void {
-  parentPort!.on('message', async ({ id, jobs, modules }: Request) => {
+  const port = parentPort;
+  if (!port) throw new Error('serve() answers a parent thread: run it in a worker');
+  port.on('message', async ({ id, jobs, modules }: Request) => {
     try {
       if (modules) adoptModules(modules);
       const findings: Finding[][] = [];
       for (const job of jobs) findings.push(await checkWithGrammar(job));
-      parentPort!.postMessage({ id, findings } satisfies Reply);
+      port.postMessage({ id, findings } satisfies Reply);
     } catch (error) {
-      parentPort!.postMessage({ id, error: String((error as Error).stack ?? error) } satisfies Reply);
+      port.postMessage({ id, error: String((error as Error).stack ?? error) } satisfies Reply);
     }
   });
 }

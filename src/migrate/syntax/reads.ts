@@ -4,7 +4,7 @@
  * what a service call answered (or the read names the links object); info where that cannot be told.
  */
 import { LINK_FIELDS, ORDER_FIELDS } from '../../contract/fields.js';
-import type { Expr } from './ast.js';
+import { type Expr, literalPart } from './ast.js';
 import type { ServiceContext } from './context.js';
 import { type Facts, rootName } from './facts.js';
 import { type Hit, hit } from './hits.js';
@@ -38,7 +38,8 @@ export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
     const last = keys.at(-1);
     if (!last || keys.some((key) => !key)) continue;
     const object = call.callee?.k === 'member' ? call.callee.object : undefined;
-    reads.push({ ...last, object, ...(keys.length > 1 ? { parent: keys.at(-2)!.name } : {}) });
+    const parent = keys.length > 1 ? keys.at(-2) : undefined;
+    reads.push({ ...last, object, ...(parent ? { parent: parent.name } : {}) });
   }
   const parentName = (object: Expr | undefined) =>
     (object?.k === 'member'
@@ -107,11 +108,8 @@ function destructured(facts: Facts): Hit[] {
 
 /** A string literal without interpolation: its text and where that text is. */
 function literal(expr: Expr | undefined): { name: string; start: number; end: number } | undefined {
-  if (expr?.k !== 'str' || expr.parts.length !== 1) return undefined;
-  const part = expr.parts[0]!;
-  return 'text' in part
-    ? { name: part.text, start: part.start, end: part.start + part.text.length }
-    : undefined;
+  const part = expr?.k === 'str' ? literalPart(expr) : undefined;
+  return part && { name: part.text, start: part.start, end: part.start + part.text.length };
 }
 
 /** Names code gives to what the service answers. */

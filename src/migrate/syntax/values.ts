@@ -59,7 +59,7 @@ export class Folder {
           if (!('text' in part)) return this.fold(part.expr, via, depth + 1);
           // A Spring placeholder with a default, `${payorder.auth-url:https://…}`, is its default.
           const placeholder = /^\$\{[\w.-]+:(.*)\}$/s.exec(part.text);
-          const text = placeholder ? placeholder[1]! : part.text;
+          const text = placeholder?.[1] ?? part.text;
           const offset = placeholder ? part.text.indexOf(':') + 1 : 0;
           // A constant of another file (part.start < 0) is known by its text, not by where it is.
           const at = (i: number) => (part.start < 0 ? { via } : { at: part.start + offset + i, via });
@@ -92,9 +92,9 @@ export class Folder {
         return this.call(expr, via, depth);
       case 'other':
         return expr.items.length === 1 &&
-          expr.items[0]!.k !== 'assign' &&
-          expr.items[0]!.k !== 'type' &&
-          expr.items[0]!.k !== 'func'
+          expr.items[0]?.k !== 'assign' &&
+          expr.items[0]?.k !== 'type' &&
+          expr.items[0]?.k !== 'func'
           ? this.fold(expr.items[0] as Expr, via, depth + 1)
           : unknown(undefined, via);
       default:
@@ -250,6 +250,6 @@ export function v1Markers(folded: Folded): number[] {
 export function lookupMarkers(folded: Folded): number[] {
   const markers: number[] = [];
   const pattern = /(^|\/)order\/(?=\u0000|\{|:|%[sd]|\$|#\{|<|$)/g;
-  for (const match of folded.text.matchAll(pattern)) markers.push(match.index + match[1]!.length);
+  for (const match of folded.text.matchAll(pattern)) markers.push(match.index + (match[1] ?? '').length);
   return markers;
 }
