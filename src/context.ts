@@ -1,8 +1,8 @@
 /**
  * The context every command runs in, built once by the entry point (or by a test): I/O and whether
- * a person is looking, the environment variables, the clock, and the lazy dependencies: the
- * profile store, the data folder, the OS keychain and the service client. Nothing else in payorder reads process.env,
- * process.stdout or Date.now().
+ * a person is looking, who asks that person (the Prompter), the environment variables, the clock,
+ * and the lazy dependencies: the profile store, the data folder, the OS keychain and the service
+ * client. Nothing else in payorder reads process.env, process.stdout or Date.now().
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
