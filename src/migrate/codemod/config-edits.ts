@@ -7,7 +7,7 @@ import YAML from 'yaml';
 import type { ConfigFormat } from '../config-files.js';
 import type { Finding } from '../rules.js';
 import { offsetOf } from './edits.js';
-import { prefixEdit } from './renames.js';
+import { LOOKUP_PATH, prefixEdit, renameEdit } from './renames.js';
 import type { FileFix } from './source-edits.js';
 import { todoLine } from './source-edits.js';
 import { parsesCleanly } from './tree.js';
@@ -38,12 +38,13 @@ export function fixConfig(
   const todo = todoLine(text, COMMENT[format]);
   for (const finding of findings) {
     if (finding.severity !== 'error') continue;
-    if (finding.rule !== 'PO101') {
-      fix.left.push({ finding, why: 'the codemod changes only addresses in configuration' });
-      continue;
-    }
     const offset = offsetOf(text, finding.location.line ?? 1, finding.location.column ?? 1);
-    const result = prefixEdit(text, offset, finding, addresses, isCode, todo);
+    const result =
+      finding.rule === 'PO101'
+        ? prefixEdit(text, offset, finding, addresses, isCode, todo)
+        : finding.rule === 'PO106'
+          ? renameEdit(text, offset, finding, LOOKUP_PATH, 'orders', isCode)
+          : { edits: [], notes: [], failed: 'the codemod changes only addresses and paths in configuration' };
     fix.edits.push(...result.edits);
     fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
     if (result.failed) fix.left.push({ finding, why: result.failed });

@@ -98,5 +98,7 @@ export function renameEdit(
 
 export const USER_NAME = /\buser_name\b/;
 /** The payment link's v1 key: checkoutLink, or the reference sample's checkout as a key or property. */
-export const CHECKOUT_LINK = /\bcheckoutLink\b|(?<=(?:\.|\[\s*['"]|\[:|"|'|->))checkout\b(?![\w/-])/;
-export const LOOKUP_PATH = /\/order(?=\/|['"`]|$)/;
+export const CHECKOUT_LINK =
+  /\bcheckoutLink\b|(?<=(?:\.|\[\s*['"]|\[:|"|'|->))checkout\b(?![\w/-])|(?<=[{,(]\s*)checkout(?=\s*:(?!:))/;
+/** The v1 lookup path's "order", after a slash or a quote (`/1/order/`, `"order/#{id}"`), before a slash or a quote. */
+export const LOOKUP_PATH = /(?<=[/'"`])order(?=\/|['"`]|$)/;

@@ -9,7 +9,7 @@ import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
 import type { LanguageId } from '../syntax/languages.js';
 import { lineAround, nearestMatch, offsetOf, type TextEdit } from './edits.js';
-import { CENTS, type CodeLanguage, LINE_COMMENT } from './idioms.js';
+import { CENTS, type CodeLanguage, GO_CENTS, LINE_COMMENT } from './idioms.js';
 import {
   CHECKOUT_LINK,
   LOOKUP_PATH,
@@ -83,8 +83,50 @@ const EMBEDDED_USER = [
   new RegExp(String.raw`,\s*\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}`),
 ];
 
+/**
+ * A body's class (Java, C#): the userName member is kept in the code but no longer serialized, with
+ * the ignore annotation of the serializer the file already uses (Jackson, System.Text.Json,
+ * Json.NET), so that no constructor or initializer breaks.
+ */
+function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const label = 'userName no longer serialized';
+  const notes = ['the UserName member is no longer sent; remove it when nothing else sets it'];
+  const named = nearestMatch(parsed.text, offset, /JsonProperty(?:Name)?\(\s*"userName"\s*\)/, parsed.isCode);
+  if (named && lineAround(parsed.text, named.start).start === lineAround(parsed.text, offset).start) {
+    const ignore = parsed.language === 'java' ? 'com.fasterxml.jackson.annotation.JsonIgnore' : 'JsonIgnore';
+    return { edits: [{ start: named.start, end: named.end, text: ignore, label, finding }], notes };
+  }
+  // The attribute sits on the line above a C# property.
+  const above = lineAround(parsed.text, Math.max(0, lineAround(parsed.text, offset).start - 1));
+  const attribute = /JsonProperty(?:Name)?\(\s*"userName"\s*\)/.exec(
+    parsed.text.slice(above.start, above.end),
+  );
+  if (parsed.language === 'c_sharp' && attribute) {
+    const start = above.start + attribute.index;
+    return {
+      edits: [{ start, end: start + attribute[0].length, text: 'JsonIgnore', label, finding }],
+      notes,
+    };
+  }
+  const component = [...ancestry(parsed.nodeAt(offset))].find((node) =>
+    /^(?:formal_parameter|record_component|field_declaration)$/.test(node.type),
+  );
+  if (parsed.language === 'java' && component && parsed.text.includes('com.fasterxml.jackson')) {
+    const start = parsed.start(component);
+    return {
+      edits: [{ start, end: start, text: '@com.fasterxml.jackson.annotation.JsonIgnore ', label, finding }],
+      notes,
+    };
+  }
+  return undefined;
+}
+
 function removeUserName(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const label = 'userName removed from the order body';
+  if (parsed.language === 'java' || parsed.language === 'c_sharp') {
+    const ignored = ignoreMember(parsed, offset, finding);
+    if (ignored) return ignored;
+  }
   const node = parsed.nodeAt(offset);
   for (const ancestor of ancestry(node)) {
     if (/string|heredoc|raw|concatenation/.test(ancestor.type) && /[{]/.test(ancestor.text)) {
@@ -134,13 +176,16 @@ function amountExpression(parsed: ParsedFile, offset: number): Node | undefined 
   let best: Node | undefined;
   for (const ancestor of ancestry(parsed.nodeAt(offset))) {
     if (PAIRS.has(ancestor.type) || STATEMENT.test(ancestor.type) || STOP.test(ancestor.type)) break;
+    // A format string ("%d.%02d", "{:.2f}") is an argument of the call that makes the amount.
+    const formatArgument = best && STRING_TYPES.test(best.type) && /%|\{:/.test(best.text);
+    if (/argument_list|arguments|value_arguments/.test(ancestor.type) && formatArgument) continue;
     if (
       /argument_list|arguments|parenthesized|array|object|dictionary|list|declaration|declarator/.test(
         ancestor.type,
       )
     )
       break;
-    if (ancestor.type.includes('assignment')) break;
+    if (ancestor.type.includes('assignment') || ancestor.type === 'function_body') break;
     best = ancestor;
   }
   return best;
@@ -166,6 +211,7 @@ function centsEdit(parsed: ParsedFile, offset: number, finding: Finding): Rename
     };
   }
   const expression = amountExpression(parsed, offset);
+  if (language === 'go' && expression) return goCents(parsed, expression, finding);
   const idiom = CENTS[language];
   if (!expression || !idiom)
     return {
@@ -195,6 +241,37 @@ function centsEdit(parsed: ParsedFile, offset: number, finding: Finding): Rename
   };
 }
 
+/**
+ * Go: only an expression that is a string for sure (fmt.Sprintf, strconv.FormatFloat) is converted,
+ * with math/big's exact rationals; the import is added to the file's import block.
+ */
+function goCents(parsed: ParsedFile, expression: Node, finding: Finding): RenameResult {
+  const value = expression.text;
+  if (!/^(?:fmt\.Sprintf|strconv\.FormatFloat)\(/.test(value))
+    return {
+      edits: [],
+      notes: [],
+      failed:
+        'in Go, only an amount made by fmt.Sprintf or strconv.FormatFloat is converted (its type is then known)',
+    };
+  const block = /^import \(\n/m.exec(parsed.text);
+  if (!block) return { edits: [], notes: [], failed: 'the Go file has no import block to add math/big to' };
+  const edits: TextEdit[] = [
+    {
+      start: parsed.start(expression),
+      end: parsed.end(expression),
+      text: GO_CENTS(value),
+      label: `amount ${value} → integer cents by exact arithmetic`,
+      finding,
+    },
+  ];
+  if (!/^\s*"math\/big"$/m.test(parsed.text)) {
+    const at = block.index + block[0].length;
+    edits.push({ start: at, end: at, text: '\t"math/big"\n', label: 'added import math/big' });
+  }
+  return { edits, notes: [] };
+}
+
 /** An import line after the file's last top-level import (Python), or at its top. */
 function importLine(parsed: ParsedFile, line: string): TextEdit {
   const imports = /^(?:import |from \S+ import )[^\n]*\n/gm;
@@ -213,7 +290,7 @@ function importLine(parsed: ParsedFile, line: string): TextEdit {
 const ID_READ = /(?<=\.|->)id\b(?![\w(])|(?<=\[\s*["':]?)id(?=["']?\s*\])|(?<=['"]\.)id(?=['"])/;
 
 function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
-  const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, '/orders', parsed.isCode);
+  const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
   if (path.failed) return path;
   const lookup = lineAround(parsed.text, offset);
   const after = parsed.text.slice(path.edits[0]!.end, lookup.end);
@@ -333,9 +410,66 @@ export function fixSource(parsed: ParsedFile, findings: Finding[], addresses: V2
     if (!result) continue;
     fix.edits.push(...result.edits);
     fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
-    if (result.failed) fix.left.push({ finding, why: result.failed });
+    if (result.failed && finding.severity === 'error') fix.left.push({ finding, why: result.failed });
+    else if (result.failed)
+      fix.notes.push(`line ${finding.location.line}: ${finding.rule} ${finding.message}: ${result.failed}`);
   }
+  keepCreationUuid(parsed, findings, fix);
   return fix;
+}
+
+const PARAMETER_ID = 'the lookup takes an id whose source is not in this file';
+
+/**
+ * A lookup whose id is a parameter: the id comes from the creation answer, kept by the code that
+ * created the order (`providerId: order.id`). Where the file reads the payment link from an answer
+ * (`order.links.checkoutLink`), that function's reads of the answer's id keep its uuid instead, and
+ * the lookup counts as fixed.
+ */
+function keepCreationUuid(parsed: ParsedFile, findings: Finding[], fix: FileFix): void {
+  const waiting = fix.left.filter(
+    (entry) => entry.finding.rule === 'PO106' && entry.why.startsWith(PARAMETER_ID),
+  );
+  if (waiting.length === 0) return;
+  const edits: TextEdit[] = [];
+  for (const link of findings.filter((finding) => finding.rule === 'PO105')) {
+    const offset = offsetOf(parsed.text, link.location.line ?? 1, link.location.column ?? 1);
+    const line = lineAround(parsed.text, offset);
+    const root = /([$\w]+)\s*(?:\.|->|\[\s*['":]?)\s*links\b/.exec(
+      parsed.text.slice(line.start, offset),
+    )?.[1];
+    if (!root) continue;
+    const scope = [...ancestry(parsed.nodeAt(offset))].find((node) => STOP.test(node.type));
+    if (!scope) continue;
+    const escaped = root.replace(/[$]/g, '\\$');
+    const read = new RegExp(`(?<![\\w$])${escaped}\\s*(?:\\.|->|\\[\\s*['":]?)\\s*(id)\\b(?![\\w(])`, 'g');
+    const text = parsed.text.slice(parsed.start(scope), parsed.end(scope));
+    for (let match = read.exec(text); match; match = read.exec(text)) {
+      const start = parsed.start(scope) + match.index + match[0].length - 2;
+      if (parsed.isCode(start))
+        edits.push({
+          start,
+          end: start + 2,
+          text: 'uuid',
+          label: `${root}'s uuid is kept instead of its v1 id, for the lookup`,
+        });
+    }
+  }
+  if (edits.length === 0) return;
+  fix.edits.push(...edits);
+  for (const entry of waiting) {
+    fix.left.splice(fix.left.indexOf(entry), 1);
+    const offset = offsetOf(
+      parsed.text,
+      entry.finding.location.line ?? 1,
+      entry.finding.location.column ?? 1,
+    );
+    const path = renameEdit(parsed.text, offset, entry.finding, LOOKUP_PATH, 'orders', parsed.isCode);
+    fix.edits.push(...path.edits);
+    fix.notes.push(
+      `line ${entry.finding.location.line}: the lookup now takes what the creation keeps, the order's uuid: check that its callers pass that value`,
+    );
+  }
 }
 
 function editFor(
