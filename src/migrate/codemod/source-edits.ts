@@ -71,8 +71,11 @@ function removeElement(parsed: ParsedFile, element: Node): { start: number; end:
   const previous = element.previousSibling;
   let start = parsed.start(element);
   let end = parsed.end(element);
-  if (next?.type === ',') end = parsed.end(next);
-  else if (previous?.type === ',') start = parsed.start(previous);
+  if (next?.type === ',') {
+    end = parsed.end(next);
+    // The space after the comma goes too, when the next entry is on the same line.
+    while (parsed.text[end] === ' ' || parsed.text[end] === '\t') end++;
+  } else if (previous?.type === ',') start = parsed.start(previous);
   return wholeLines(parsed.text, start, end);
 }
 
