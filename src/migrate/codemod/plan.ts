@@ -156,8 +156,13 @@ export async function planCodemod(findings: Finding[], options: CodemodOptions):
     }
     const changed = filePlans.filter((plan) => plan.after !== plan.before);
     const remaining = await recheck(root, changed, options);
+    // An error the edits left is told once: not again for a file and rule already blocking.
+    const told = (finding: Finding) =>
+      blocked.some(
+        (line) => line.startsWith(`${finding.location.file}:`) && line.includes(`: ${finding.rule} `),
+      );
     for (const finding of remaining)
-      if (finding.severity === 'error' && !blocked.some((line) => line.startsWith(`${where(finding)}:`)))
+      if (finding.severity === 'error' && !told(finding))
         blocked.push(`${where(finding)}: ${finding.rule} ${finding.message}: still there after the fix`);
     const shownRoot = relative(options.cwd, root) || '.';
     plans.push({ root: shownRoot.startsWith('..') ? root : shownRoot, files: changed, blocked, remaining });
