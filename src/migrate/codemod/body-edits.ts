@@ -26,7 +26,7 @@ function removeElement(parsed: ParsedFile, element: Node): { start: number; end:
 }
 
 /** A key and its value inside a string (a JSON body, a jq program), with one comma. */
-const EMBEDDED_VALUE = String.raw`(?:"'"\$\{?\w+\}?"'"|\\?"(?:[^"\\]|\\.)*?\\?"|'[^']*'|[^,}\s]+)`;
+const EMBEDDED_VALUE = String.raw`(?:"'"\$\{?\w+\}?"'"|\\"["']\s*[+.]\s*[^+."']+?\s*[+.]\s*["']\\"|\\?"(?:[^"\\]|\\.)*?\\?"|'[^']*'|[^,}\s]+)`;
 const EMBEDDED_USER = [
   new RegExp(String.raw`\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}\s*,\s*`),
   new RegExp(String.raw`,\s*\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}`),
@@ -70,6 +70,26 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
   return undefined;
 }
 
+/** The userName entry inside a string, or strings joined (`"…\"userName\":\"" + user + "\",…"`), nearest the finding. */
+function embeddedEntry(
+  parsed: ParsedFile,
+  holder: Node,
+  offset: number,
+): { start: number; end: number } | undefined {
+  const base = parsed.start(holder);
+  for (const pattern of EMBEDDED_USER) {
+    const search = new RegExp(pattern.source, 'g');
+    let best: { start: number; end: number } | undefined;
+    for (let match = search.exec(holder.text); match; match = search.exec(holder.text)) {
+      const start = base + match.index;
+      if (!best || Math.abs(start - offset) < Math.abs(best.start - offset))
+        best = { start, end: start + match[0].length };
+    }
+    if (best && Math.abs(best.start - offset) < 80) return best;
+  }
+  return undefined;
+}
+
 export function removeUserName(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const label = 'userName removed from the order body';
   if (parsed.language === 'java' || parsed.language === 'c_sharp') {
@@ -78,12 +98,17 @@ export function removeUserName(parsed: ParsedFile, offset: number, finding: Find
   }
   const node = parsed.nodeAt(offset);
   for (const ancestor of ancestry(node)) {
-    if (/string|heredoc|raw|concatenation/.test(ancestor.type) && /[{]/.test(ancestor.text)) {
-      for (const pattern of EMBEDDED_USER) {
-        const found = nearestMatch(parsed.text, offset, pattern, parsed.isCode);
-        if (found && found.start >= parsed.start(ancestor) && found.end <= parsed.end(ancestor))
-          return { edits: [{ start: found.start, end: found.end, text: '', label, finding }], notes: [] };
-      }
+    if (
+      /string|heredoc|raw|concatenation|binary_expression/.test(ancestor.type) &&
+      /[{]/.test(ancestor.text)
+    ) {
+      // The entry may run across strings joined together ('{"userName":"'"$USER"'"}', "…" + user + "…"):
+      // the whole join holds it (joins with + nest to the left).
+      let holder = ancestor;
+      while (holder.parent && /string|concatenation|binary_expression/.test(holder.parent.type))
+        holder = holder.parent;
+      const found = embeddedEntry(parsed, holder, offset);
+      if (found) return { edits: [{ ...found, text: '', label, finding }], notes: [] };
     }
     if (ancestor.type === 'field_declaration' && parsed.language === 'go') {
       const tag = nearestMatch(parsed.text, offset, /json:"userName[^"]*"/, parsed.isCode);

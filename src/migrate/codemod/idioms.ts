@@ -61,8 +61,8 @@ export const CENTS: Record<CodeLanguage, CentsIdiom | undefined> = {
       "(static function ($a): string { $p = explode('.', (string) $a, 2); return (string) ((int) $p[0] * 100 + (int) str_pad(substr($p[1] ?? '', 0, 2), 2, '0')); })($amount)",
   },
   ruby: {
-    wrap: (value) => `(${value}.to_s.to_r * 100).to_i.to_s`,
-    shown: '(amount.to_s.to_r * 100).to_i.to_s',
+    wrap: (value) => `Integer(Rational(${value}.to_s) * 100).to_s`,
+    shown: 'Integer(Rational(amount.to_s) * 100).to_s',
   },
   java: { wrap: JAVA, shown: JAVA('amount') },
   kotlin: { wrap: KOTLIN, shown: KOTLIN('amount') },

@@ -1,34 +1,37 @@
 import type { Finding } from '../rules.js';
-import { lineAround, nearestMatch, offsetOf, type TextEdit } from './edits.js';
+import { lineAround, offsetOf, type TextEdit } from './edits.js';
 import { STOP } from './node-kinds.js';
 import { LOOKUP_PATH, type RenameResult, renameEdit } from './renames.js';
 import type { FileFix } from './source-edits.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
 /** Reads of an order's v1 id: order.id, order['id'], $order['id'], order[:id], jq's .id. */
-const ID_READ = /(?<=\.|->)id\b(?![\w(])|(?<=\[\s*["':]?)id(?=["']?\s*\])|(?<=['"]\.)id(?=['"])/;
+const ID_READ =
+  /(?<=\.|->)id\b(?![\w(])|(?<=\[\s*["':]?)id(?=["']?\s*\])|(?<=['"]\.)id(?=['"])|(?<=[(,]\s*["':])id(?=["']?\s*\))/;
+
+/** Where the reads of the id are between `from` and `to` (all of them: `id.substring(id.lastIndexOf('/'))`). */
+function idReads(parsed: ParsedFile, from: number, to: number): number[] {
+  const search = new RegExp(ID_READ.source, 'g');
+  const text = parsed.text.slice(from, to);
+  const found: number[] = [];
+  for (let match = search.exec(text); match; match = search.exec(text))
+    if (parsed.isCode(from + match.index)) found.push(from + match.index);
+  return found;
+}
 
 export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
   if (path.failed) return path;
   const lookup = lineAround(parsed.text, offset);
   const after = parsed.text.slice(path.edits[0]!.end, lookup.end);
-  const onLine = nearestMatch(
-    parsed.text,
-    path.edits[0]!.end,
-    ID_READ,
-    (start) => start >= path.edits[0]!.end && parsed.isCode(start),
-  );
-  const idEdits: TextEdit[] = [];
-  if (onLine)
-    idEdits.push({
-      start: onLine.start,
-      end: onLine.end,
-      text: 'uuid',
-      label: 'the lookup uses the order uuid',
-      finding,
-    });
-  else {
+  const idEdits: TextEdit[] = idReads(parsed, path.edits[0]!.end, lookup.end).map((start) => ({
+    start,
+    end: start + 2,
+    text: 'uuid',
+    label: 'the lookup uses the order uuid',
+    finding,
+  }));
+  if (idEdits.length === 0) {
     // The path takes a variable: where it is set from the creation answer's id, keep the uuid instead.
     const name =
       /^\s*(?:['"]?\s*(?:\.|\+)?\s*)?(?:\$\{?|\{|#\{)?\s*(?:encodeURIComponent\()?([A-Za-z_]\w*)/.exec(
@@ -39,11 +42,11 @@ export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding):
       : undefined;
     for (let match = assignment?.exec(parsed.text); match; match = assignment?.exec(parsed.text)) {
       const start = match.index + match[0].indexOf(name!);
-      const read = nearestMatch(parsed.text, start, ID_READ, (at) => at > start && parsed.isCode(at));
-      if (read && parsed.isCode(start))
+      if (!parsed.isCode(start)) continue;
+      for (const read of idReads(parsed, start + name!.length, lineAround(parsed.text, start).end))
         idEdits.push({
-          start: read.start,
-          end: read.end,
+          start: read,
+          end: read + 2,
           text: 'uuid',
           label: `${name} keeps the order uuid`,
           finding,
