@@ -153,7 +153,7 @@ describe('codemod edits per language and kind, near misses untouched', () => {
     expect(php).toBe('14990 7');
   });
 
-  it('Ruby: a hash entry removed, the amount through Rational, the lookup by uuid', async () => {
+  it('Ruby: a hash entry removed, the amount through Kernel#Rational of its text, the lookup by uuid', async () => {
     const text = [
       'res = http.post("#{BASE}/1/checkout", { amount: format("%.2f", total), userName: USER, description: "Tea" }.to_json)',
       'order = JSON.parse(res.body)',
@@ -163,16 +163,19 @@ describe('codemod edits per language and kind, near misses untouched', () => {
     ].join('\n');
     const out = await fixed('pay.rb', text);
     expect(out.text).toContain(
-      '{ amount: (format("%.2f", total).to_s.to_r * 100).to_i.to_s, description: "Tea" }',
+      '{ amount: Integer(Rational(format("%.2f", total).to_s) * 100).to_s, description: "Tea" }',
     );
     expect(out.text).toContain('puts order["links"]["checkout_link"]');
     expect(out.text).toContain('http.get("#{BASE}/v2/api/orders/#{order["uuid"]}")');
     const ruby = execFileSync(
       'ruby',
-      ['-e', 'print ("149.9".to_s.to_r * 100).to_i.to_s, " ", (0.07.to_s.to_r * 100).to_i.to_s'],
+      [
+        '-e',
+        'print Integer(Rational("149.9".to_s) * 100).to_s, " ", Integer(Rational(1.15.to_s) * 100).to_s, " ", Integer(Rational(0.07.to_s) * 100).to_s',
+      ],
       { encoding: 'utf8' },
     );
-    expect(ruby).toBe('14990 7');
+    expect(ruby).toBe('14990 115 7');
   });
 
   it('bash: JSON in curl -d loses userName, the written amount becomes cents, jq reads the uuid and the new link; a comment stays', async () => {
