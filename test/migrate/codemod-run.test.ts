@@ -3,14 +3,14 @@
  * against the sandbox, and the sandbox's journal must show that they spoke v2 alone. Each entry of
  * INTEGRATIONS is a folder holding v1/ and the command that runs it; another corpus joins with a line.
  */
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { freshCli, tempDir } from '../helpers/cli.js';
-import { call, journal, sandboxOrders } from '../helpers/sandbox.js';
+import { call, journal, sandboxOrders, setBeforeSunset } from '../helpers/sandbox.js';
 
 const CODEMOD = resolve(import.meta.dirname, '../fixtures/migrate/codemod');
 
@@ -26,7 +26,35 @@ const INTEGRATIONS: Integration[] = [
   { folder: join(CODEMOD, 'python-urllib'), command: ['python3', 'checkout.py'] },
   { folder: join(CODEMOD, 'shell-curl-jq'), command: ['bash', 'checkout.sh'] },
   { folder: join(CODEMOD, 'php-streams'), command: ['php', 'checkout.php'] },
+  { folder: join(CODEMOD, 'ruby-nethttp'), command: ['ruby', 'checkout.rb'] },
+  { folder: join(CODEMOD, 'go-nethttp'), command: ['go', 'run', 'main.go'] },
+  { folder: join(CODEMOD, 'java-httpclient'), command: ['java', 'Checkout.java'] },
 ];
+
+/** The program's environment: the sandbox's address for both hosts, and the sandbox's account. */
+const programEnv = (url: string) => ({
+  PAYORDER_AUTH_HOST: url,
+  PAYORDER_CHECKOUT_HOST: url,
+  PAYORDER_USER: TEST_ACCOUNT.username,
+  PAYORDER_CLIENT_ID: TEST_ACCOUNT.clientId,
+  PAYORDER_CLIENT_SECRET_ID: TEST_ACCOUNT.clientSecretId ?? '',
+});
+
+const runProgram = (integration: Integration, cwd: string, url: string) => {
+  const [program, ...args] = integration.command;
+  // go run and java compile first.
+  return execa(program, args, { cwd, reject: false, timeout: 120_000, env: programEnv(url) });
+};
+
+/** Every file under a folder, its stage hosts pointed at `url` (for the v1 run only). */
+function pointAt(folder: string, url: string): void {
+  for (const name of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
+    const path = join(folder, name);
+    if (!statSync(path).isFile()) continue;
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(/https:\/\/(?:auth|checkout)-stage\.payorders\.example\.com/g, url));
+  }
+}
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -39,6 +67,20 @@ afterAll(async () => {
 describe('migrate-check --fix --write makes v1 integrations speak v2', () => {
   for (const integration of INTEGRATIONS) {
     it(`${integration.folder.split('/').at(-1)}`, async () => {
+      // The v1 program works on v1, before the sunset.
+      const original = tempDir('payorder-codemod-v1-');
+      cpSync(join(integration.folder, 'v1'), original, { recursive: true });
+      pointAt(original, sandbox.url);
+      await call(sandbox.url, 'POST', '/_sandbox/reset');
+      await setBeforeSunset(sandbox.url);
+      const onV1 = await runProgram(integration, original, sandbox.url);
+      expect(onV1.stderr).toBe('');
+      expect(
+        (await journal(sandbox.url)).map(
+          (entry) => `${entry.method} ${entry.path.replace(/\/order\/[\w-]+$/, '/order/ID')} ${entry.status}`,
+        ),
+      ).toEqual(['POST /1/auth/token 200', 'POST /1/checkout 200', 'GET /1/order/ID 200']);
+
       const copy = tempDir('payorder-codemod-');
       cpSync(join(integration.folder, 'v1'), copy, { recursive: true });
       const run = freshCli();
@@ -58,19 +100,7 @@ describe('migrate-check --fix --write makes v1 integrations speak v2', () => {
       expect(fixed.exitCode).toBe(0);
 
       await call(sandbox.url, 'POST', '/_sandbox/reset');
-      const [program, ...args] = integration.command;
-      const ran = await execa(program, args, {
-        cwd: copy,
-        reject: false,
-        timeout: 20_000,
-        env: {
-          PAYORDER_AUTH_HOST: sandbox.url,
-          PAYORDER_CHECKOUT_HOST: sandbox.url,
-          PAYORDER_USER: TEST_ACCOUNT.username,
-          PAYORDER_CLIENT_ID: TEST_ACCOUNT.clientId,
-          PAYORDER_CLIENT_SECRET_ID: TEST_ACCOUNT.clientSecretId ?? '',
-        },
-      });
+      const ran = await runProgram(integration, copy, sandbox.url);
       expect(ran.stderr).toBe('');
       expect(ran.exitCode).toBe(0);
 
@@ -96,6 +126,6 @@ describe('migrate-check --fix --write makes v1 integrations speak v2', () => {
       expect(again.stdout).toContain('ready');
       expect(again.exitCode).toBe(0);
       expect(readdirSync(copy).some((name) => name.includes('.v2.'))).toBe(false);
-    });
+    }, 180_000);
   }
 });
