@@ -226,6 +226,22 @@ describe('codemod edits per language and kind, near misses untouched', () => {
       'new java.math.BigDecimal(String.valueOf(String.format("%.2f", total))).movePointRight(2).toBigIntegerExact().toString()',
     );
   });
+  it("Java and Kotlin: a record component or data class parameter named checkoutLink keeps its name (the code calls it) and gets its serializer's annotation", async () => {
+    const java = join(CORPUS, 'java-spring/v1/src/main/java/com/acme/shop/payorder/dto/OrderResponse.java');
+    const javaOut = await fixed(java, readFileSync(java, 'utf8'));
+    expect(javaOut.text).toContain(
+      'public record Links(@com.fasterxml.jackson.annotation.JsonProperty("checkout_link") String checkoutLink, String success, String failed)',
+    );
+    expect(await checkSource(javaOut.text, java)).not.toContainEqual(
+      expect.objectContaining({ rule: 'PO105' }),
+    );
+    const kotlin = join(CORPUS, 'kotlin-ktor/v1/src/main/kotlin/shop/payorder/Models.kt');
+    const kotlinOut = await fixed(kotlin, readFileSync(kotlin, 'utf8'));
+    expect(kotlinOut.text).toContain(
+      'data class Links(@kotlinx.serialization.SerialName("checkout_link") val checkoutLink: String,',
+    );
+    expect(kotlinOut.left).toEqual(['PO103']);
+  });
 });
 
 describe('migrate-check --fix on the corpus', () => {

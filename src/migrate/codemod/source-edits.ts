@@ -10,15 +10,9 @@ import { centsEdit } from './amount-edits.js';
 import { removeUserName } from './body-edits.js';
 import { lineAround, offsetOf, type TextEdit } from './edits.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
+import { linkEdit } from './link-edits.js';
 import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
-import {
-  CHECKOUT_LINK,
-  prefixEdit,
-  type RenameResult,
-  renameEdit,
-  type TodoLine,
-  USER_NAME,
-} from './renames.js';
+import { prefixEdit, type RenameResult, renameEdit, type TodoLine, USER_NAME } from './renames.js';
 import { refundedEdit } from './status-edits.js';
 import type { ParsedFile } from './tree.js';
 import type { V2Addresses } from './v2-addresses.js';
@@ -80,7 +74,7 @@ function editFor(
     case 'PO104':
       return centsEdit(parsed, offset, finding);
     case 'PO105':
-      return renameEdit(parsed.text, offset, finding, CHECKOUT_LINK, 'checkout_link', parsed.isCode);
+      return linkEdit(parsed, offset, finding);
     case 'PO106':
       return uuidEdits(parsed, offset, finding);
     case 'PO107':
