@@ -6,9 +6,8 @@
 import YAML from 'yaml';
 import type { ConfigFormat } from '../config-files.js';
 import type { Finding } from '../rules.js';
-import { offsetOf } from './edits.js';
+import { type FileFix, offsetOf } from './edits.js';
 import { LOOKUP_PATH, prefixEdit, renameEdit } from './renames.js';
-import type { FileFix } from './source-edits.js';
 import { todoLine } from './source-edits.js';
 import { parsesCleanly } from './tree.js';
 import type { V2Addresses } from './v2-addresses.js';

@@ -14,6 +14,15 @@ export interface TextEdit {
   finding?: Finding;
 }
 
+/** What the codemod makes of one file's findings. */
+export interface FileFix {
+  edits: TextEdit[];
+  /** Findings without an edit, each with why. */
+  left: Array<{ finding: Finding; why: string }>;
+  /** What a person should look at in the edited file. */
+  notes: string[];
+}
+
 /** The edits that can go together, in order: identical duplicates and overlaps are left out. */
 export function compatible(edits: TextEdit[]): TextEdit[] {
   const kept: TextEdit[] = [];

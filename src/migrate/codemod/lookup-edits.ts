@@ -1,8 +1,7 @@
 import type { Finding } from '../rules.js';
-import { lineAround, offsetOf, type TextEdit } from './edits.js';
+import { type FileFix, lineAround, offsetOf, type TextEdit } from './edits.js';
 import { STOP } from './node-kinds.js';
 import { LOOKUP_PATH, type RenameResult, renameEdit } from './renames.js';
-import type { FileFix } from './source-edits.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
 /** Reads of an order's v1 id: order.id, order['id'], $order['id'], order[:id], jq's .id. */

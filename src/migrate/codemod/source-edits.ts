@@ -8,7 +8,7 @@ import type { Finding } from '../rules.js';
 import type { LanguageId } from '../syntax/languages.js';
 import { centsEdit } from './amount-edits.js';
 import { removeUserName } from './body-edits.js';
-import { lineAround, offsetOf, type TextEdit } from './edits.js';
+import { type FileFix, lineAround, offsetOf } from './edits.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
 import { linkEdit } from './link-edits.js';
 import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
@@ -16,14 +16,6 @@ import { prefixEdit, type RenameResult, renameEdit, type TodoLine, USER_NAME } f
 import { refundedEdit } from './status-edits.js';
 import type { ParsedFile } from './tree.js';
 import type { V2Addresses } from './v2-addresses.js';
-
-export interface FileFix {
-  edits: TextEdit[];
-  /** Findings without an edit, each with why. */
-  left: Array<{ finding: Finding; why: string }>;
-  /** What a person should look at in the edited file. */
-  notes: string[];
-}
 
 /** A comment line above the line of `offset`, indented like it. */
 export function todoLine(text: string, comment: string | undefined): TodoLine {
