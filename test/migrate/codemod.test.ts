@@ -326,7 +326,7 @@ describe('--fix without --write, and --write under git', () => {
     expect(git(copy, 'diff', '--stat')).toMatch(/src\/payorder\.js/);
   });
 
-  it('--v2-checkout-url replaces the host of a v1 address; without it the host stays and a TODO names the flag', async () => {
+  it('--v2-checkout-url or payorder’s own environment gives the v2 host of a v1 address; without either the host stays and a TODO names the flag', async () => {
     const copy = tempDir('payorder-codemod-');
     writeFileSync(
       join(copy, '.env'),
@@ -344,6 +344,12 @@ describe('--fix without --write, and --write under git', () => {
     expect(given.stdout).toContain(
       '+# TODO(payorder): the v2 host of https://auth.example.com is not known: the v1 host was kept; give --v2-auth-url URL\n+PAYORDER_AUTH_URL=https://auth.example.com/v2/api\n',
     );
+    // payorder's own environment: its v1 auth address has the origin of the one in the file.
+    await run(['config', 'set', 'stage.v1.auth-url', 'https://auth.example.com']);
+    await run(['config', 'set', 'stage.v2.auth-url', 'https://auth.v2.example.com']);
+    const configured = await run(['migrate-check', copy, '--fix']);
+    expect(configured.stdout).toContain('+PAYORDER_AUTH_URL=https://auth.v2.example.com/v2/api\n');
+    expect(configured.stdout).toContain(`--- a/${copy.replace(/^\/+/, '')}/.env\n`);
     const bad = await run(['migrate-check', copy, '--fix', '--v2-auth-url', 'auth.example.com']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--v2-auth-url needs an http(s) address, not "auth.example.com"');

@@ -6,7 +6,8 @@ import { createTwoFilesPatch } from 'diff';
 
 /** The unified diff of one file, its path shown as a/PATH and b/PATH. */
 export function unifiedDiff(file: string, before: string, after: string): string {
-  const path = file.replaceAll('\\', '/').replace(/^\.\//, '');
+  // An absolute path is shown as git shows paths, without its leading slash (a/tmp/x, not a//tmp/x).
+  const path = file.replaceAll('\\', '/').replace(/^\.\//, '').replace(/^\/+/, '');
   const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, {
     context: 3,
   });
