@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, relative, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configFormatOf } from '../config-files.js';
 import type { Finding } from '../rules.js';
 import { scan } from '../scan.js';
@@ -123,10 +123,18 @@ async function recheck(root: string, files: FilePlan[], options: CodemodOptions)
       const shown = relative(options.cwd, real);
       return shown.startsWith('..') ? real : shown;
     };
-    return result.findings.map((finding) => ({
-      ...finding,
-      location: { ...finding.location, file: back(finding.location.file) },
-    }));
+    // Only what the run was asked about: a file beside a file given is not part of this check.
+    const asked = (file: string) =>
+      options.given.some((path) => {
+        const inside = relative(resolve(path), join(root, relative(copy, resolve(file))));
+        return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+      });
+    return result.findings
+      .filter((finding) => asked(finding.location.file))
+      .map((finding) => ({
+        ...finding,
+        location: { ...finding.location, file: back(finding.location.file) },
+      }));
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
