@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, compatible } from '../../src/migrate/codemod/edits.js';
@@ -279,6 +279,56 @@ describe('migrate-check --fix on the corpus', () => {
   });
 });
 
+describe('codemod edits in configuration', () => {
+  it('.properties, YAML with and without ERB, HCL and JSON: the address entries only, a TODO where the format has comments', async () => {
+    const copy = tempDir('payorder-codemod-');
+    const files: Record<string, string> = {
+      'config/application.properties':
+        '# PayOrder, v1 was https://checkout.example.com/1\npayorder.checkout-url=https://checkout.example.com/1\n',
+      'config/payorder.yml':
+        'default: &default\n  auth_url: <%= ENV.fetch("PAYORDER_AUTH_URL", "https://auth.example.com/1") %>\nproduction:\n  <<: *default\n',
+      'config/settings.yaml':
+        'payorder:\n  checkout_url: https://checkout.example.com/1  # stage\n  shop_orders: https://shop.example/order/1\n',
+      'infra/main.tf': 'variable "payorder_auth_url" {\n  default = "https://auth.example.com/1"\n}\n',
+      'appsettings.json': '{\n  "PayOrder": {\n    "AuthUrl": "https://auth.example.com/1"\n  }\n}\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(copy, name, '..'), { recursive: true });
+      writeFileSync(join(copy, name), text);
+    }
+    const run = freshCli();
+    const result = await run([
+      'migrate-check',
+      copy,
+      '--fix',
+      '--write',
+      '--force',
+      '--v2-checkout-url',
+      'https://checkout.v2.example.com',
+    ]);
+    expect(result.exitCode).toBe(0);
+    const read = (name: string) => readFileSync(join(copy, name), 'utf8');
+    expect(read('config/application.properties')).toBe(
+      '# PayOrder, v1 was https://checkout.example.com/1\npayorder.checkout-url=https://checkout.v2.example.com/v2/api\n',
+    );
+    expect(read('config/payorder.yml')).toBe(
+      'default: &default\n  # TODO(payorder): the v2 host of https://auth.example.com is not known: the v1 host was kept; give --v2-auth-url URL\n  auth_url: <%= ENV.fetch("PAYORDER_AUTH_URL", "https://auth.example.com/v2/api") %>\nproduction:\n  <<: *default\n',
+    );
+    expect(read('config/settings.yaml')).toBe(
+      'payorder:\n  checkout_url: https://checkout.v2.example.com/v2/api  # stage\n  shop_orders: https://shop.example/order/1\n',
+    );
+    expect(read('infra/main.tf')).toBe(
+      'variable "payorder_auth_url" {\n  # TODO(payorder): the v2 host of https://auth.example.com is not known: the v1 host was kept; give --v2-auth-url URL\n  default = "https://auth.example.com/v2/api"\n}\n',
+    );
+    expect(JSON.parse(read('appsettings.json'))).toEqual({
+      PayOrder: { AuthUrl: 'https://auth.example.com/v2/api' },
+    });
+    expect(result.stderr).toContain(
+      'left for you: line 3: the v2 host of https://auth.example.com is not known',
+    );
+  });
+});
+
 describe('--fix without --write, and --write under git', () => {
   it('--fix prints a unified diff that git apply takes, and changes no file', async () => {
     const copy = tempDir('payorder-codemod-');
@@ -292,6 +342,28 @@ describe('--fix without --write, and --write under git', () => {
     writeFileSync(join(copy, 'fix.patch'), result.stdout);
     git(copy, 'init', '-q');
     git(copy, 'apply', '--check', 'fix.patch');
+  });
+
+  it('a file given alone is fixed, and a v1 file beside it that was not given stays as it was', async () => {
+    const copy = tempDir('payorder-codemod-');
+    const v1 =
+      "fetch('https://auth.example.com/1/auth/token', { method: 'POST', body: JSON.stringify({ user_name: u }) });\n";
+    writeFileSync(join(copy, 'a.js'), v1);
+    writeFileSync(join(copy, 'b.js'), v1);
+    const result = await freshCli()([
+      'migrate-check',
+      join(copy, 'a.js'),
+      '--fix',
+      '--write',
+      '--force',
+      '--v2-auth-url',
+      'https://auth.v2.example.com',
+    ]);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(copy, 'a.js'), 'utf8')).toBe(
+      "fetch('https://auth.v2.example.com/v2/api/auth/token', { method: 'POST', body: JSON.stringify({ username: u }) });\n",
+    );
+    expect(readFileSync(join(copy, 'b.js'), 'utf8')).toBe(v1);
   });
 
   it('--write refuses outside git and over uncommitted changes (exit 2), and writes in a clean work tree', async () => {

@@ -38,7 +38,11 @@ export function prefixEdit(
   if (!found) return { edits: [], notes: [] };
   const origin = found.match[1] ? originOf(found.match[1]) : undefined;
   const line = lineAround(text, offset);
-  const context = text.slice(line.start, line.end).replace(/https?:\/\/[^\s'"`/]+/g, '');
+  // What the address is for: its line, and the name the finding gives it (HCL: variable.payorder_auth_url.default).
+  const context = `${text.slice(line.start, line.end)} ${finding.message}`.replace(
+    /https?:\/\/[^\s'"`/]+/g,
+    '',
+  );
   if (!origin)
     return {
       edits: [
