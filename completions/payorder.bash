@@ -23,7 +23,7 @@ __payorder_opts() {
     "order") echo "-h --help" ;;
     "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "order get") echo "--input --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
+    "migrate-check") echo "--config --live --profile --json --format --fix --write --force --v2-auth-url --v2-checkout-url --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
     "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --allow-host --allow-listener-host --public-url --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
@@ -77,6 +77,8 @@ __payorder_value() {
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
     "migrate-check|--profile") echo "dynamic profiles" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;
+    "migrate-check|--v2-auth-url") echo "any" ;;
+    "migrate-check|--v2-checkout-url") echo "any" ;;
     "migrate-check|--exclude") echo "any" ;;
     "migrate-check|--baseline") echo "any" ;;
     "sandbox|-p"|"sandbox|--port") echo "any" ;;

@@ -18,6 +18,8 @@ export const LONG_TIER = [
   'test/orders/batch-shape.test.ts',
   // Times migrate-check's statement selection on 10,000 and 40,000 lines.
   'test/migrate/scaling.test.ts',
+  // Fixes small v1 integrations in seven languages and runs each against the sandbox (Go and Java compile).
+  'test/migrate/codemod-run.test.ts',
 ];
 
 /** Whether a run with vitest's `mode` includes the long tier. */

@@ -3,11 +3,16 @@
  * with --fix, and report in text, JSON or SARIF. Exit 1 when not ready is the report's verdict.
  */
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { readAll } from '../cli/read-all.js';
 import type { Context } from '../context.js';
 import { type EnvName, normalizeEnv } from '../contract/environments.js';
 import { CliError, usageError } from '../errors.js';
+import { configuredAddresses } from '../migrate/codemod/configured.js';
+import { planCodemod, type UnitPlan } from '../migrate/codemod/plan.js';
+import { renderCodemod } from '../migrate/codemod/report.js';
+import type { AddressKind, V2Addresses } from '../migrate/codemod/v2-addresses.js';
+import { writeInPlace } from '../migrate/codemod/write.js';
 import { applyBaseline, readBaseline, writeBaseline } from '../migrate/gate.js';
 import { type Outcome, renderHuman, renderJson, renderSarif, summarize } from '../migrate/report.js';
 import type { Finding } from '../migrate/rules.js';
@@ -30,6 +35,9 @@ export interface MigrateFlags {
   exclude?: string[];
   baseline?: string;
   baselineUpdate?: boolean;
+  force?: boolean;
+  v2AuthUrl?: string;
+  v2CheckoutUrl?: string;
 }
 
 export interface MigrateOptions {
@@ -47,6 +55,23 @@ export interface MigrateOptions {
   exclude: string[];
   /** The baseline file, and whether to write it anew from this run (--baseline-update). */
   baseline?: { path: string; update: boolean };
+  /** --force: --write in place outside git, or over uncommitted changes. */
+  force: boolean;
+  /** --v2-auth-url / --v2-checkout-url: the v2 addresses that replace v1 ones in code and configuration. */
+  v2: Partial<Record<AddressKind, string>>;
+}
+
+function v2Flag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usageError(`${flag} needs an http(s) address, not "${value}"`, { field: flag });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw usageError(`${flag} needs an http(s) address, not "${value}"`, { field: flag });
+  return value;
 }
 
 export function parseMigrateOptions(paths: string[], flags: MigrateFlags): MigrateOptions {
@@ -65,6 +90,13 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
       flags.baseline === undefined
         ? undefined
         : { path: flags.baseline, update: Boolean(flags.baselineUpdate) },
+    force: Boolean(flags.force),
+    v2: Object.fromEntries(
+      Object.entries({
+        auth: v2Flag(flags.v2AuthUrl, '--v2-auth-url'),
+        checkout: v2Flag(flags.v2CheckoutUrl, '--v2-checkout-url'),
+      }).filter(([, value]) => value !== undefined),
+    ),
   };
   if (options.rulesOnly) return options;
   if (paths.length === 0 && !options.config && !options.live)
@@ -72,6 +104,10 @@ export function parseMigrateOptions(paths: string[], flags: MigrateFlags): Migra
       hint: 'payorder migrate-check src/ --config',
     });
   if (options.write && !options.fix) throw usageError('--write goes with --fix');
+  if (options.force && !options.write)
+    throw usageError('--force goes with --fix --write', { field: '--force' });
+  if (Object.keys(options.v2).length > 0 && !options.fix)
+    throw usageError('--v2-auth-url and --v2-checkout-url go with --fix', { field: '--v2-auth-url' });
   if (options.profile !== undefined && !options.live)
     throw usageError('--profile goes with --live', { field: '--profile' });
   if (flags.baselineUpdate && !options.baseline)
@@ -84,6 +120,10 @@ export type MigrateResult =
   | ({
       kind: 'report';
       fixed: FixedFile[];
+      /** --fix: the codemod's plan for source and configuration, by integration unit. */
+      units: UnitPlan[];
+      /** --fix --write: whether the unblocked units were written in place. */
+      written: boolean;
       baselineWritten?: { path: string; findings: number };
       /** payorder-ignore comments that suppress nothing. */
       unusable: Array<{ file: string; line: number }>;
@@ -98,8 +138,37 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
     exclude: options.exclude,
     baseline: options.baseline?.path,
   });
-  if (options.fix && result.fixed.length === 0)
-    throw usageError('--fix converts bodies and HAR captures; none were given');
+  const units = options.fix
+    ? await planCodemod(result.findings, {
+        given: options.paths.filter((path) => path !== '-'),
+        addresses: { given: options.v2, known: await configuredAddresses(ctx) } satisfies V2Addresses,
+        bodies: new Set(result.fixed.map((file) => file.file)),
+        cwd: process.cwd(),
+        exclude: options.exclude,
+      })
+    : [];
+  if (options.fix && result.fixed.length === 0 && units.length === 0)
+    throw usageError(
+      '--fix found nothing to convert or change: no body, capture, source or configuration with findings',
+    );
+  const ready = units.filter((unit) => unit.blocked.length === 0);
+  if (options.write && ready.length > 0)
+    writeInPlace(
+      ready.flatMap((unit) => unit.files),
+      options.force,
+    );
+  // Once written, a unit's findings are those of its files as they are now.
+  const writtenFiles = new Set(
+    options.write ? ready.flatMap((unit) => unit.files.map((file) => file.file)) : [],
+  );
+  const findings = options.write
+    ? [
+        ...result.findings.filter(
+          (finding) => !ready.some((unit) => isUnder(finding.location.file, unit.root)),
+        ),
+        ...ready.flatMap((unit) => unit.remaining),
+      ]
+    : result.findings;
   const setup = options.config ? await checkConfig(ctx) : [];
   const notChecked: string[] = [];
   if (options.live) {
@@ -107,10 +176,12 @@ export async function runMigrateCheck(options: MigrateOptions, ctx: Context): Pr
     setup.push(...live.findings);
     if (live.notChecked) notChecked.push(live.notChecked);
   }
-  const gate = baselined(result.findings, options.baseline);
+  const gate = baselined(findings, options.baseline);
   return {
     kind: 'report',
     fixed: result.fixed,
+    units,
+    written: writtenFiles.size > 0,
     unusable: result.unusable,
     findings: gate.fresh,
     setup,
@@ -144,6 +215,12 @@ function baselined(
     throw new CliError('io', `--baseline: cannot write ${baseline.path} (${code})`, { field: '--baseline' });
   }
   return { fresh: [], baselined: findings, written: { path: baseline.path, findings: findings.length } };
+}
+
+/** Whether `file` lies in the folder `root` (both as shown, relative to the working folder or absolute). */
+function isUnder(file: string, root: string): boolean {
+  const relativePath = relative(resolve(root), resolve(file));
+  return relativePath === '' || (!relativePath.startsWith('..') && !isAbsolute(relativePath));
 }
 
 /** "orders.ndjson" → "orders.v2.ndjson", "checkout.har" → "checkout.v2.har". */
@@ -199,7 +276,10 @@ export function renderMigrateCheck(outcome: MigrateResult, options: MigrateOptio
     });
     return;
   }
-  if (options.fix) writeFixed(outcome.fixed, options, ctx);
+  if (options.fix) {
+    writeFixed(outcome.fixed, options, ctx);
+    renderCodemod(outcome.units, { write: options.write, written: outcome.written }, ctx);
+  }
   for (const { file, line } of outcome.unusable)
     note(
       ctx,

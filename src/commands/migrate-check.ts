@@ -33,8 +33,20 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     );
   jsonOption(command, 'print the report as JSON')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']))
-    .option('--fix', 'print the v2 equivalents of bodies and HAR captures (source code is never changed)')
-    .option('--write', 'with --fix: write them next to each source as NAME.v2.EXT, never over a file')
+    .option(
+      '--fix',
+      'print the unified diff that migrates source code and configuration, and the v2 equivalents of bodies and HAR captures',
+    )
+    .option(
+      '--write',
+      'with --fix: change source and configuration in place (in a git work tree without uncommitted changes to them), bodies and captures as NAME.v2.EXT',
+    )
+    .option('--force', 'with --fix --write: write outside git, or over uncommitted changes')
+    .option(
+      '--v2-auth-url <url>',
+      'with --fix: the v2 auth address that replaces v1 ones (else your environments tell)',
+    )
+    .option('--v2-checkout-url <url>', 'with --fix: the v2 checkout address that replaces v1 ones')
     .option('--rules', 'list the rules, each with the spec step it comes from and a bad and a good example')
     .option(
       '--exclude <glob>',
@@ -52,6 +64,7 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     ['in CI code scanning', 'payorder migrate-check . --format sarif > migrate.sarif'],
     ['in CI, failing only on new findings', 'payorder migrate-check . --baseline .payorder-baseline.json'],
     ['v2 bodies from recorded v1 ones', 'payorder migrate-check orders.ndjson --fix > orders.v2.ndjson'],
+    ['migrate a shop in place (git is the undo)', 'payorder migrate-check shop/ --fix --write'],
     [
       'only the errors, as a list',
       'payorder migrate-check src/ --json | jq -r \'.findings[] | select(.severity == "error") | .location.file\' | sort -u',

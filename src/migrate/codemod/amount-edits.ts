@@ -1,0 +1,132 @@
+/**
+ * PO104: the amount in integer cents. A decimal written out is converted here, exactly; any other
+ * amount expression is wrapped in the language's idiom (idioms.ts), with the import it needs.
+ */
+import type { Node } from 'web-tree-sitter';
+import { parseAmount } from '../../contract/money.js';
+import type { Finding } from '../rules.js';
+import { nearestMatch, type TextEdit } from './edits.js';
+import { CENTS, type CodeLanguage, GO_CENTS } from './idioms.js';
+import { PAIRS, STATEMENT, STOP, STRING_TYPES } from './node-kinds.js';
+import type { RenameResult } from './renames.js';
+import { ancestry, type ParsedFile } from './tree.js';
+
+const DECIMAL = /^\d+(?:\.\d{1,2})?$/;
+
+/**
+ * The value expression the finding points into: the highest node below the entry, argument list,
+ * assignment or statement that holds it (`cart.total.toFixed(2)` in `amount: cart.total.toFixed(2)`).
+ */
+function amountExpression(parsed: ParsedFile, offset: number): Node | undefined {
+  let best: Node | undefined;
+  for (const ancestor of ancestry(parsed.nodeAt(offset))) {
+    if (PAIRS.has(ancestor.type) || STATEMENT.test(ancestor.type) || STOP.test(ancestor.type)) break;
+    // A format string ("%d.%02d", "{:.2f}") is an argument of the call that makes the amount.
+    const formatArgument = best && STRING_TYPES.test(best.type) && /%|\{:/.test(best.text);
+    if (/argument_list|arguments|value_arguments/.test(ancestor.type) && formatArgument) continue;
+    if (
+      /argument_list|arguments|parenthesized|array|object|dictionary|list|declaration|declarator/.test(
+        ancestor.type,
+      )
+    )
+      break;
+    if (ancestor.type.includes('assignment') || ancestor.type === 'function_body') break;
+    best = ancestor;
+  }
+  return best;
+}
+
+export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
+  const language = parsed.language as CodeLanguage;
+  // A decimal written out: its cents, computed here exactly.
+  const literal = nearestMatch(parsed.text, offset, /(?<=["'])\d+\.\d{1,2}(?=\\?["'])/, parsed.isCode);
+  if (literal && Math.abs(literal.start - offset) <= 2) {
+    const cents = parseAmount(literal.match[0]).toString();
+    return {
+      edits: [
+        {
+          start: literal.start,
+          end: literal.end,
+          text: cents,
+          label: `amount ${literal.match[0]} → ${cents} (cents)`,
+          finding,
+        },
+      ],
+      notes: [],
+    };
+  }
+  const expression = amountExpression(parsed, offset);
+  if (language === 'go' && expression) return goCents(parsed, expression, finding);
+  const idiom = CENTS[language];
+  if (!expression || !idiom)
+    return {
+      edits: [],
+      notes: [],
+      failed: `no amount expression that can be converted to cents in ${language} here`,
+    };
+  const value = expression.text;
+  const interpolated = /\{|\$|#\{/.test(value);
+  if (STRING_TYPES.test(expression.type) && !interpolated && !DECIMAL.test(value.replace(/^["']|["']$/g, '')))
+    return { edits: [], notes: [], failed: 'the amount is a string that is not a plain decimal' };
+  const edits: TextEdit[] = [
+    {
+      start: parsed.start(expression),
+      end: parsed.end(expression),
+      text: idiom.wrap(value),
+      label: `amount ${value} → integer cents by exact arithmetic`,
+      finding,
+    },
+  ];
+  if (idiom.needs && !idiom.needs.present.test(parsed.text)) edits.push(importLine(parsed, idiom.needs.line));
+  return {
+    edits,
+    notes: [
+      `the amount ${value} is sent in integer cents; where it holds a binary float, this is exact for amounts with at most two decimals`,
+    ],
+  };
+}
+
+/**
+ * Go: only an expression that is a string for sure (fmt.Sprintf, strconv.FormatFloat) is converted,
+ * with math/big's exact rationals; the import is added to the file's import block.
+ */
+function goCents(parsed: ParsedFile, expression: Node, finding: Finding): RenameResult {
+  const value = expression.text;
+  if (!/^(?:fmt\.Sprintf|strconv\.FormatFloat)\(/.test(value))
+    return {
+      edits: [],
+      notes: [],
+      failed:
+        'in Go, only an amount made by fmt.Sprintf or strconv.FormatFloat is converted (its type is then known)',
+    };
+  const block = /^import \(\n/m.exec(parsed.text);
+  if (!block) return { edits: [], notes: [], failed: 'the Go file has no import block to add math/big to' };
+  const edits: TextEdit[] = [
+    {
+      start: parsed.start(expression),
+      end: parsed.end(expression),
+      text: GO_CENTS(value),
+      label: `amount ${value} → integer cents by exact arithmetic`,
+      finding,
+    },
+  ];
+  if (!/^\s*"math\/big"$/m.test(parsed.text)) {
+    const at = block.index + block[0].length;
+    edits.push({ start: at, end: at, text: '\t"math/big"\n', label: 'added import math/big' });
+  }
+  return { edits, notes: [] };
+}
+
+/** An import line after the file's last top-level import (Python), or at its top. */
+function importLine(parsed: ParsedFile, line: string): TextEdit {
+  const imports = /^(?:import |from \S+ import )[^\n]*\n/gm;
+  let at = 0;
+  for (let match = imports.exec(parsed.text); match; match = imports.exec(parsed.text))
+    if (parsed.isCode(match.index) && match[0].startsWith('from __future__') === false)
+      at = match.index + match[0].length;
+  if (at === 0) {
+    const docstring = /^(?:#![^\n]*\n)?(?:\s*(?:"""[\s\S]*?"""|'''[\s\S]*?''')[^\n]*\n)?/.exec(parsed.text);
+    at = docstring?.[0].length ?? 0;
+  }
+  return { start: at, end: at, text: `${line}\n`, label: `added ${line}` };
+}

@@ -1,0 +1,140 @@
+/**
+ * PO103: userName out of the order body. An entry is removed with its comma (object, dict, keyword
+ * argument, PHP array, Ruby hash, Go keyed element), a statement that sets it is removed whole, a
+ * key inside a string (JSON in curl -d) is cut out of it; a Go field gets json:"-", and a Java or
+ * C# member the ignore annotation of its serializer.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { Finding } from '../rules.js';
+import { lineAround, nearestMatch } from './edits.js';
+import { PAIRS, STATEMENT, STOP, wholeLines } from './node-kinds.js';
+import type { RenameResult } from './renames.js';
+import { ancestry, type ParsedFile } from './tree.js';
+
+/** Removes a list element with one of its commas. */
+function removeElement(parsed: ParsedFile, element: Node): { start: number; end: number } {
+  const next = element.nextSibling;
+  const previous = element.previousSibling;
+  let start = parsed.start(element);
+  let end = parsed.end(element);
+  if (next?.type === ',') {
+    end = parsed.end(next);
+    // The space after the comma goes too, when the next entry is on the same line.
+    while (parsed.text[end] === ' ' || parsed.text[end] === '\t') end++;
+  } else if (previous?.type === ',') start = parsed.start(previous);
+  return wholeLines(parsed.text, start, end);
+}
+
+/** A key and its value inside a string (a JSON body, a jq program), with one comma. */
+const EMBEDDED_VALUE = String.raw`(?:"'"\$\{?\w+\}?"'"|\\"["']\s*[+.]\s*[^+."']+?\s*[+.]\s*["']\\"|\\?"(?:[^"\\]|\\.)*?\\?"|'[^']*'|[^,}\s]+)`;
+const EMBEDDED_USER = [
+  new RegExp(String.raw`\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}\s*,\s*`),
+  new RegExp(String.raw`,\s*\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}`),
+];
+
+/**
+ * A body's class (Java, C#): the userName member is kept in the code but no longer serialized, with
+ * the ignore annotation of the serializer the file already uses (Jackson, System.Text.Json,
+ * Json.NET), so that no constructor or initializer breaks.
+ */
+function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const label = 'userName no longer serialized';
+  const notes = ['the UserName member is no longer sent; remove it when nothing else sets it'];
+  const named = nearestMatch(parsed.text, offset, /JsonProperty(?:Name)?\(\s*"userName"\s*\)/, parsed.isCode);
+  if (named && lineAround(parsed.text, named.start).start === lineAround(parsed.text, offset).start) {
+    const ignore = parsed.language === 'java' ? 'com.fasterxml.jackson.annotation.JsonIgnore' : 'JsonIgnore';
+    return { edits: [{ start: named.start, end: named.end, text: ignore, label, finding }], notes };
+  }
+  // The attribute sits on the line above a C# property.
+  const above = lineAround(parsed.text, Math.max(0, lineAround(parsed.text, offset).start - 1));
+  const attribute = /JsonProperty(?:Name)?\(\s*"userName"\s*\)/.exec(
+    parsed.text.slice(above.start, above.end),
+  );
+  if (parsed.language === 'c_sharp' && attribute) {
+    const start = above.start + attribute.index;
+    return {
+      edits: [{ start, end: start + attribute[0].length, text: 'JsonIgnore', label, finding }],
+      notes,
+    };
+  }
+  const component = [...ancestry(parsed.nodeAt(offset))].find((node) =>
+    /^(?:formal_parameter|record_component|field_declaration)$/.test(node.type),
+  );
+  if (parsed.language === 'java' && component && parsed.text.includes('com.fasterxml.jackson')) {
+    const start = parsed.start(component);
+    return {
+      edits: [{ start, end: start, text: '@com.fasterxml.jackson.annotation.JsonIgnore ', label, finding }],
+      notes,
+    };
+  }
+  return undefined;
+}
+
+/** The userName entry inside a string, or strings joined (`"…\"userName\":\"" + user + "\",…"`), nearest the finding. */
+function embeddedEntry(
+  parsed: ParsedFile,
+  holder: Node,
+  offset: number,
+): { start: number; end: number } | undefined {
+  const base = parsed.start(holder);
+  for (const pattern of EMBEDDED_USER) {
+    const search = new RegExp(pattern.source, 'g');
+    let best: { start: number; end: number } | undefined;
+    for (let match = search.exec(holder.text); match; match = search.exec(holder.text)) {
+      const start = base + match.index;
+      if (!best || Math.abs(start - offset) < Math.abs(best.start - offset))
+        best = { start, end: start + match[0].length };
+    }
+    if (best && Math.abs(best.start - offset) < 80) return best;
+  }
+  return undefined;
+}
+
+export function removeUserName(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
+  const label = 'userName removed from the order body';
+  if (parsed.language === 'java' || parsed.language === 'c_sharp') {
+    const ignored = ignoreMember(parsed, offset, finding);
+    if (ignored) return ignored;
+  }
+  const node = parsed.nodeAt(offset);
+  for (const ancestor of ancestry(node)) {
+    if (
+      /string|heredoc|raw|concatenation|binary_expression/.test(ancestor.type) &&
+      /[{]/.test(ancestor.text)
+    ) {
+      // The entry may run across strings joined together ('{"userName":"'"$USER"'"}', "…" + user + "…"):
+      // the whole join holds it (joins with + nest to the left).
+      let holder = ancestor;
+      while (holder.parent && /string|concatenation|binary_expression/.test(holder.parent.type))
+        holder = holder.parent;
+      const found = embeddedEntry(parsed, holder, offset);
+      if (found) return { edits: [{ ...found, text: '', label, finding }], notes: [] };
+    }
+    if (ancestor.type === 'field_declaration' && parsed.language === 'go') {
+      const tag = nearestMatch(parsed.text, offset, /json:"userName[^"]*"/, parsed.isCode);
+      if (tag)
+        return {
+          edits: [
+            {
+              start: tag.start,
+              end: tag.end,
+              text: 'json:"-"',
+              label: 'userName no longer sent (json:"-")',
+              finding,
+            },
+          ],
+          notes: ['the UserName field is no longer sent; remove it when nothing else reads it'],
+        };
+    }
+    if (PAIRS.has(ancestor.type)) {
+      const range = removeElement(parsed, ancestor);
+      return { edits: [{ ...range, text: '', label, finding }], notes: [] };
+    }
+    if (STATEMENT.test(ancestor.type) && ancestor.parent && STOP.test(ancestor.parent.type)) {
+      const range = wholeLines(parsed.text, parsed.start(ancestor), parsed.end(ancestor));
+      return { edits: [{ ...range, text: '', label, finding }], notes: [] };
+    }
+    if (STOP.test(ancestor.type)) break;
+  }
+  return { edits: [], notes: [], failed: 'no body entry of userName to remove was recognized here' };
+}

@@ -1,0 +1,73 @@
+/**
+ * The codemod for configuration files (.env, YAML with or without ERB, JSON, .properties, HCL): the
+ * v1 address entries get the v2 prefix and, where known, the v2 host (PO101). A comment marks a kept
+ * host where the format has comments; JSON has none, so there the warning alone says it.
+ */
+import YAML from 'yaml';
+import type { ConfigFormat } from '../config-files.js';
+import type { Finding } from '../rules.js';
+import { type FileFix, offsetOf } from './edits.js';
+import { LOOKUP_PATH, prefixEdit, renameEdit } from './renames.js';
+import { todoLine } from './source-edits.js';
+import { parsesCleanly } from './tree.js';
+import type { V2Addresses } from './v2-addresses.js';
+
+const COMMENT: Record<ConfigFormat, string | undefined> = {
+  env: '#',
+  yaml: '#',
+  properties: '#',
+  hcl: '#',
+  json: undefined,
+};
+
+/** Lines of a .properties file or .env that are comments. */
+const isCommentLine = (text: string, offset: number) => {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^\s*[#!]/.test(text.slice(start, offset + 1));
+};
+
+export function fixConfig(
+  text: string,
+  format: ConfigFormat,
+  findings: Finding[],
+  addresses: V2Addresses,
+): FileFix {
+  const fix: FileFix = { edits: [], left: [], notes: [] };
+  const isCode = (offset: number) => format === 'json' || !isCommentLine(text, offset);
+  const todo = todoLine(text, COMMENT[format]);
+  for (const finding of findings) {
+    if (finding.severity !== 'error') continue;
+    const offset = offsetOf(text, finding.location.line ?? 1, finding.location.column ?? 1);
+    const result =
+      finding.rule === 'PO101'
+        ? prefixEdit(text, offset, finding, addresses, isCode, todo)
+        : finding.rule === 'PO106'
+          ? renameEdit(text, offset, finding, LOOKUP_PATH, 'orders', isCode)
+          : { edits: [], notes: [], failed: 'the codemod changes only addresses and paths in configuration' };
+    fix.edits.push(...result.edits);
+    fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
+    if (result.failed) fix.left.push({ finding, why: result.failed });
+  }
+  return fix;
+}
+
+/** Whether an edited configuration file still reads as its format. */
+export async function configParses(text: string, format: ConfigFormat): Promise<boolean> {
+  switch (format) {
+    case 'json':
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    case 'yaml':
+      // ERB in YAML is read by Rails before YAML: its tags are not YAML, so only plain YAML is checked.
+      if (text.includes('<%')) return true;
+      return YAML.parseAllDocuments(text).every((document) => document.errors.length === 0);
+    case 'hcl':
+      return parsesCleanly(text, 'hcl');
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The codemod for source code: for each finding of a file, the edit on its syntax tree that fixes
+ * it, or why there is none. Renames of names and prefixes are in renames.ts; the edits that need
+ * the tree are in body-edits.ts (PO103), amount-edits.ts (PO104), lookup-edits.ts (PO106) and
+ * status-edits.ts (PO107).
+ */
+import type { Finding } from '../rules.js';
+import type { LanguageId } from '../syntax/languages.js';
+import { centsEdit } from './amount-edits.js';
+import { removeUserName } from './body-edits.js';
+import { type FileFix, lineAround, offsetOf } from './edits.js';
+import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
+import { linkEdit } from './link-edits.js';
+import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
+import { prefixEdit, type RenameResult, renameEdit, type TodoLine, USER_NAME } from './renames.js';
+import { refundedEdit } from './status-edits.js';
+import type { ParsedFile } from './tree.js';
+import type { V2Addresses } from './v2-addresses.js';
+
+/** A comment line above the line of `offset`, indented like it. */
+export function todoLine(text: string, comment: string | undefined): TodoLine {
+  return (offset, message) => {
+    if (!comment) return undefined;
+    const line = lineAround(text, offset);
+    // A comment cannot go inside a command continued with a backslash.
+    const before = text.slice(0, Math.max(0, line.start - 1));
+    if (before.trimEnd().endsWith('\\')) return undefined;
+    const indent = /^[ \t]*/.exec(text.slice(line.start, line.end))?.[0] ?? '';
+    return { start: line.start, end: line.start, text: `${indent}${comment} ${message}\n`, label: message };
+  };
+}
+
+/** The edits for a file's findings. Warnings without an edit are not "left": only errors are. */
+export function fixSource(parsed: ParsedFile, findings: Finding[], addresses: V2Addresses): FileFix {
+  const comment = LINE_COMMENT[parsed.language as CodeLanguage];
+  const todo = todoLine(parsed.text, comment);
+  const fix: FileFix = { edits: [], left: [], notes: [] };
+  for (const finding of findings) {
+    const offset = offsetOf(parsed.text, finding.location.line ?? 1, finding.location.column ?? 1);
+    const result = editFor(parsed, offset, finding, addresses, todo);
+    if (!result) continue;
+    fix.edits.push(...result.edits);
+    fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
+    if (result.failed && finding.severity === 'error') fix.left.push({ finding, why: result.failed });
+    else if (result.failed)
+      fix.notes.push(`line ${finding.location.line}: ${finding.rule} ${finding.message}: ${result.failed}`);
+  }
+  keepCreationUuid(parsed, findings, fix);
+  return fix;
+}
+
+function editFor(
+  parsed: ParsedFile,
+  offset: number,
+  finding: Finding,
+  addresses: V2Addresses,
+  todo: TodoLine,
+): RenameResult | undefined {
+  switch (finding.rule) {
+    case 'PO101':
+      return prefixEdit(parsed.text, offset, finding, addresses, parsed.isCode, todo);
+    case 'PO102':
+      return renameEdit(parsed.text, offset, finding, USER_NAME, 'username', parsed.isCode);
+    case 'PO103':
+      return removeUserName(parsed, offset, finding);
+    case 'PO104':
+      return centsEdit(parsed, offset, finding);
+    case 'PO105':
+      return linkEdit(parsed, offset, finding);
+    case 'PO106':
+      return uuidEdits(parsed, offset, finding);
+    case 'PO107':
+      return refundedEdit(parsed, offset, finding, todo);
+    default:
+      return finding.severity === 'error'
+        ? { edits: [], notes: [], failed: 'the codemod has no edit for this rule' }
+        : undefined;
+  }
+}
+
+export type { LanguageId };

@@ -1,0 +1,74 @@
+/**
+ * The codemod's view of a parsed file: the node at an offset, whether an offset is code or comment,
+ * where a line-level edit goes, and whether a text parses with the file's grammar.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { parserFor } from '../syntax/grammars.js';
+import type { LanguageId } from '../syntax/languages.js';
+
+/** The text as the grammar reads it: PHP written without its opening tag gets one. */
+function grammarInput(text: string, language: LanguageId): { input: string; shift: number } {
+  if (language === 'php' && !/<\?(?:php|=)?/.test(text)) return { input: `<?php ${text}`, shift: 6 };
+  return { input: text, shift: 0 };
+}
+
+export class ParsedFile {
+  private constructor(
+    readonly text: string,
+    readonly language: LanguageId,
+    private readonly tree: Tree,
+    private readonly shift: number,
+  ) {}
+
+  static async parse(text: string, language: LanguageId): Promise<ParsedFile | undefined> {
+    const parser = await parserFor(language);
+    const { input, shift } = grammarInput(text, language);
+    const tree = parser.parse(input);
+    return tree ? new ParsedFile(text, language, tree, shift) : undefined;
+  }
+
+  get hasError(): boolean {
+    return this.tree.rootNode.hasError;
+  }
+
+  delete(): void {
+    this.tree.delete();
+  }
+
+  /** The smallest node at `offset` of the text. */
+  nodeAt(offset: number): Node {
+    const at = offset + this.shift;
+    return this.tree.rootNode.descendantForIndex(at, at) ?? this.tree.rootNode;
+  }
+
+  start(node: Node): number {
+    return node.startIndex - this.shift;
+  }
+
+  end(node: Node): number {
+    return node.endIndex - this.shift;
+  }
+
+  /** False inside a comment. */
+  isCode = (offset: number): boolean => {
+    for (let node: Node | null = this.nodeAt(offset); node; node = node.parent)
+      if (node.type.includes('comment')) return false;
+    return true;
+  };
+}
+
+/** Whether `text` parses with the grammar without an error. */
+export async function parsesCleanly(text: string, language: LanguageId): Promise<boolean> {
+  const parsed = await ParsedFile.parse(text, language);
+  if (!parsed) return false;
+  try {
+    return !parsed.hasError;
+  } finally {
+    parsed.delete();
+  }
+}
+
+/** The ancestors of a node, nearest first, the node included. */
+export function* ancestry(node: Node): Generator<Node> {
+  for (let current: Node | null = node; current; current = current.parent) yield current;
+}
