@@ -20,10 +20,11 @@ function idReads(parsed: ParsedFile, from: number, to: number): number[] {
 
 export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
-  if (path.failed) return path;
+  const pathEdit = path.edits[0];
+  if (path.failed || !pathEdit) return path;
   const lookup = lineAround(parsed.text, offset);
-  const after = parsed.text.slice(path.edits[0]!.end, lookup.end);
-  const idEdits: TextEdit[] = idReads(parsed, path.edits[0]!.end, lookup.end).map((start) => ({
+  const after = parsed.text.slice(pathEdit.end, lookup.end);
+  const idEdits: TextEdit[] = idReads(parsed, pathEdit.end, lookup.end).map((start) => ({
     start,
     end: start + 2,
     text: 'uuid',
@@ -39,10 +40,10 @@ export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding):
     const assignment = name
       ? new RegExp(`(?:^|[\\s;(])\\$?${name}\\s*(?::=|=(?!=))[^\\n]*`, 'gm')
       : undefined;
-    for (let match = assignment?.exec(parsed.text); match; match = assignment?.exec(parsed.text)) {
-      const start = match.index + match[0].indexOf(name!);
+    for (let match = assignment?.exec(parsed.text); name && match; match = assignment?.exec(parsed.text)) {
+      const start = match.index + match[0].indexOf(name);
       if (!parsed.isCode(start)) continue;
-      for (const read of idReads(parsed, start + name!.length, lineAround(parsed.text, start).end))
+      for (const read of idReads(parsed, start + name.length, lineAround(parsed.text, start).end))
         idEdits.push({
           start: read,
           end: read + 2,

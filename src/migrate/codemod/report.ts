@@ -4,8 +4,8 @@
  * what blocked it (on stderr). Text from the files is escaped on a terminal.
  */
 import type { Context } from '../../context.js';
-import { note } from '../../output/messages.js';
-import { escapeControl } from '../../output/terminal-text.js';
+import { note } from '../../terminal/messages.js';
+import { escapeControl } from '../../terminal/terminal-text.js';
 import { unifiedDiff } from './diff.js';
 import type { UnitPlan } from './plan.js';
 
