@@ -18,6 +18,8 @@ export const LONG_TIER = [
   'test/orders/batch-shape.test.ts',
   // Times migrate-check's statement selection on 10,000 and 40,000 lines.
   'test/migrate/scaling.test.ts',
+  // Runs fourteen integrations in eight languages, v1 and v2, against the sandbox.
+  'test/migrate/runnable.test.ts',
 ];
 
 /** Whether a run with vitest's `mode` includes the long tier. */
