@@ -135,7 +135,31 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
-  it('a version kept in a config array and joined later is fixed where the array sets it', async () => {
+  it('Perl without a grammar: a bare userName key, a lookup between interpolations, PENDING compared', async () => {
+    expect(
+      await check('PayOrder.pm', [
+        'package PayOrder;',
+        'my $body = { amount => $amount, userName => $self->{user}, callback_success => $ok };',
+        'my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/order/$uuid");',
+        "if ($found->{status} eq 'PENDING') { wait_more(); }",
+      ]),
+    ).toEqual([
+      '2 warning PO103',
+      '3 warning PO106 → my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/orders/$uuid");',
+      '4 warning PO107',
+    ]);
+    // The shop's own page, a user name in a message, PENDING as a word of a text: info at most.
+    expect(
+      await check('Shop.pm', [
+        'package Shop;',
+        'my $page = "/order/$id";',
+        'print "userName: $name\\n";',
+        'print "PENDING orders: $count\\n";',
+      ]),
+    ).toEqual(['4 info PO107']);
+  });
+
+  it('a version kept in a config array and joined later is reported and fixed where the array sets it', async () => {
     expect(
       await check('Client.php', [
         '<?php',
@@ -147,6 +171,7 @@ describe('v1 shapes where the service is present', () => {
         '}',
       ]),
     ).toEqual([
+      "3 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
       "5 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
     ]);
   });
@@ -197,5 +222,30 @@ describe('v1 shapes across the files of a client', () => {
       'client.py:4 PO101 a v1 address (the /1 version prefix), through API_PREFIX',
       'settings.py:1 PO101 a v1 address (the /1 version prefix)',
     ]);
+  });
+
+  it('the version alone ("1") under an API version name, in a config array another file joins', async () => {
+    expect(
+      await checkFolder({
+        'config.php': [
+          '<?php',
+          'return [',
+          "    'auth_base' => getenv('AUTH_BASE'),",
+          "    'api_version' => '1',",
+          "    'version' => '1',",
+          '];',
+          '',
+        ].join('\n'),
+        'checkout.php': [
+          '<?php',
+          "$config = require __DIR__ . '/config.php';",
+          "$url = $config['auth_base'] . '/' . $config['api_version'] . '/auth/token';",
+          "$token = post_json($url, ['client_secret_id' => $config['secret']]);",
+          '',
+        ].join('\n'),
+        // Not used by the client: its API version is another API's.
+        'feeds.php': "<?php\nreturn ['api_version' => '1'];\n",
+      }),
+    ).toEqual(['config.php:4 PO101 a v1 address (the /1 version prefix)']);
   });
 });

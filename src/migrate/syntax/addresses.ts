@@ -108,8 +108,41 @@ function isRoute(facts: Facts, expr: Expr): boolean {
   );
 }
 
-export function checkAddresses(facts: Facts, context: ServiceContext): Hit[] {
+/**
+ * The version alone, kept under a name that says so and joined later: `API_VERSION = "1"`,
+ * `'api_version' => '1'` in a config array another file joins (`$base . '/' . $config['api_version']`).
+ * Only files that talk to the service are checked, and the name must say it is the API's version.
+ */
+const VERSION_NAME = /^(?:api_?version|api_?prefix|version_?prefix)$/i;
+
+function bareVersions(facts: Facts): Hit[] {
   const hits: Hit[] = [];
+  const named: Array<[string | undefined, Expr | undefined]> = [
+    ...facts.assigns.map((assign): [string | undefined, Expr | undefined] => [
+      targetName(assign.target),
+      assign.value,
+    ]),
+    ...facts.maps.flatMap((map) =>
+      map.entries.map((entry): [string | undefined, Expr | undefined] => [entry.key, entry.value]),
+    ),
+  ];
+  for (const [name, value] of named) {
+    if (!name || !VERSION_NAME.test(name.replace(/^\$/, '')) || value?.k !== 'str') continue;
+    const [part] = value.parts;
+    if (value.parts.length !== 1 || !part || !('text' in part) || part.text !== '1') continue;
+    hits.push({
+      ...V1,
+      rule: 'PO101',
+      at: part.start,
+      severity: 'error',
+      edit: { start: part.start, end: part.start + 1, text: 'v2/api' },
+    });
+  }
+  return hits;
+}
+
+export function checkAddresses(facts: Facts, context: ServiceContext): Hit[] {
+  const hits: Hit[] = bareVersions(facts);
   for (const expr of addressExpressions(facts)) {
     const folded = context.folder.fold(expr);
     if (!folded.text.includes('/1') && !folded.text.includes('order/')) continue;

@@ -56,7 +56,8 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO103',
-    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>)`),
+    // A quoted key, or a bare one before Perl's fat comma (`userName => $user`).
+    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>)|\b${userName}\s*=>`),
     severity: 'warning',
     message: `${userName} in the order body`,
     fix: `remove ${userName} from the order body (v2: the token identifies the user)`,
@@ -86,7 +87,8 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO106',
-    test: /\/1\/order\//,
+    // Under the /1 prefix, or between two interpolations: "$self->{base}$self->{prefix}/order/$uuid".
+    test: /\/1\/order\/|[}\w]\/order\/(?:\$|#\{|\{)/,
     severity: 'warning',
     message: 'the v1 lookup path /order/:id',
     fix: 'GET /orders/:uuid (by the uuid)',
@@ -113,6 +115,10 @@ const PATTERNS: Pattern[] = [
 /** Lines that are comments in most languages: //, #, --, ;, *, <!--, REM, '. */
 const COMMENT_LINE = /^\s*(?:\/\/|#(?!!)|--|;|\*|\/\*|<!--|REM\b|')/i;
 const PENDING_WORD = new RegExp(`["'\`]${pending}["'\`]|\\b${pending}\\b`);
+/** A status compared with PENDING (`eq 'PENDING'`, `== "PENDING"`): status handling, not a word in a text. */
+const PENDING_COMPARED = new RegExp(
+  String.raw`(?:\beq|\bne|[=!]=)\s*["']${pending}["']|["']${pending}["']\s*(?:\beq\b|\bne\b|[=!]=)`,
+);
 
 /** Checks one file's text; `file` is the path shown in findings. */
 export function checkText(text: string, file: string): Finding[] {
@@ -147,13 +153,14 @@ export function checkText(text: string, file: string): Finding[] {
     }
   });
   if (pendingAt && !text.includes(refunded)) {
+    const compared = lines.some((line) => !COMMENT_LINE.test(line) && PENDING_COMPARED.test(line));
     findings.push(
       finding(
         'PO107',
         { file, ...pendingAt },
         `status handling knows ${pending} but not ${refunded}${UNSURE}`,
         `handle ${refunded}, which v2 orders can reach`,
-        'info',
+        compared ? 'warning' : 'info',
       ),
     );
   }
