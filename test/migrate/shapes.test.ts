@@ -35,6 +35,53 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
+  it('Go: the link in an anonymous struct of the order answer, by its struct tag', async () => {
+    expect(
+      await check('pay.go', [
+        'package pay',
+        'type order struct {',
+        '\tUUID  string `json:"uuid"`',
+        '\tLinks struct {',
+        '\t\tCheckoutLink string `json:"checkoutLink"`',
+        '\t\tSuccess      string `json:"success"`',
+        '\t} `json:"links"`',
+        '\tMeta struct {',
+        '\t\tLink string `json:"link"`',
+        '\t} `json:"meta"`',
+        '}',
+        'type migrated struct {',
+        '\tLinks struct {',
+        '\t\tCheckoutLink string `json:"checkout_link"`',
+        '\t} `json:"links"`',
+        '}',
+      ]),
+    ).toEqual(['5 error PO105 → CheckoutLink string `json:"checkout_link"`']);
+  });
+
+  it('a key handed to a function that reads it from the answer: a helper of the code, a regular expression', async () => {
+    expect(
+      await check('Pay.java', [
+        'class Pay {',
+        '  void run(String user, String secret) throws Exception {',
+        '    String token = field(post(AUTH + "/v2/api/auth/token", "{\\"client_secret_id\\":\\"" + secret + "\\"}"), "access_token");',
+        '    String order = post(CHECKOUT + "/v2/api/checkout", body);',
+        '    System.out.println(field(order, "checkoutLink"));',
+        '    System.out.println(jsonField(order, "refNumber"));',
+        '    System.out.println(field(order, "checkout_link") + field(order, "uuid"));',
+        '  }',
+        '}',
+      ]),
+    ).toEqual(['5 error PO105 → System.out.println(field(order, "checkout_link"));', '6 warning PO110']);
+    expect(
+      await check('poll.py', [
+        'import re, requests',
+        'text = requests.post(CHECKOUT + "/v2/api/checkout", json=body).text',
+        'link = re.search(r\'"checkoutLink"\\s*:\\s*"([^"]+)"\', text).group(1)',
+        'same = re.search(r\'"checkout_link"\\s*:\\s*"([^"]+)"\', text).group(1)',
+      ]),
+    ).toEqual(['3 error PO105 → link = re.search(r\'"checkout_link"\\s*:\\s*"([^"]+)"\', text).group(1)']);
+  });
+
   it('a hash read of the link in a language without a grammar (Perl)', async () => {
     expect(
       await check('pay.pl', [
