@@ -182,7 +182,7 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
-  it('Perl without a grammar: a bare userName key, a lookup between interpolations, PENDING compared', async () => {
+  it("Perl without a grammar: a bare userName key, a lookup between interpolations, PENDING compared; errors where the file writes the service's own keys", async () => {
     expect(
       await check('PayOrder.pm', [
         'package PayOrder;',
@@ -191,9 +191,21 @@ describe('v1 shapes where the service is present', () => {
         "if ($found->{status} eq 'PENDING') { wait_more(); }",
       ]),
     ).toEqual([
-      '2 warning PO103',
-      '3 warning PO106 → my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/orders/$uuid");',
+      '2 error PO103',
+      '3 error PO106 → my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/orders/$uuid");',
       '4 warning PO107',
+    ]);
+    // Without the service's own keys in the file, text is a warning at most.
+    expect(
+      await check('Order.pm', [
+        'package Order;',
+        'my $body = { amount => $amount, userName => $self->{user} };',
+        "print $order->{links}{checkoutLink} if $order->{status} eq 'PENDING';",
+      ]),
+    ).toEqual([
+      '2 warning PO103',
+      "3 warning PO105 → print $order->{links}{checkout_link} if $order->{status} eq 'PENDING';",
+      '3 warning PO107',
     ]);
     // The shop's own page, a user name in a message, PENDING as a word of a text: info at most.
     expect(

@@ -1,7 +1,9 @@
 /**
  * The check for files in a language without a grammar: plain text patterns, line by line, with
  * comment lines left out. Text cannot tell a comment from code or the service's fields from a local
- * name, so this check reports a warning at most, never an error.
+ * name, so this check reports a warning at most, except in a file that builds the service's own bodies
+ * itself (it writes client_secret_id, callback_success or callback_fail): there a v1 shape is an
+ * error, as it would be in a language with a grammar, so that such a client alone is not called ready.
  */
 import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../../contract/fields.js';
 import { type Finding, finding, type RuleId, type Severity } from '../rules.js';
@@ -33,6 +35,11 @@ const everyHashLink = new RegExp(
   'g',
 );
 const UNSURE = ' (found as text: check that it talks to the payment order service)';
+const MARKED = " (found as text, in a file that builds the service's bodies)";
+/** Keys of the service's bodies that no other API shares. */
+const OWN_KEYS = /\bclient_secret_id\b|\bcallback_(?:success|fail)\b/;
+/** The rules whose findings are errors in a file that writes those keys. */
+const ERROR_RULES = new Set<RuleId>(['PO101', 'PO102', 'PO103', 'PO104', 'PO105', 'PO106']);
 
 const PATTERNS: Pattern[] = [
   {
@@ -124,6 +131,7 @@ const PENDING_COMPARED = new RegExp(
 export function checkText(text: string, file: string): Finding[] {
   const findings: Finding[] = [];
   const lines = text.split(/\r?\n/);
+  const marked = OWN_KEYS.test(text);
   let pendingAt: { line: number; column: number } | undefined;
   lines.forEach((line, index) => {
     if (line.length > 2000 || COMMENT_LINE.test(line)) return;
@@ -136,13 +144,13 @@ export function checkText(text: string, file: string): Finding[] {
     // One suggested line per source line, with every rule's replacement applied.
     const replaced = matched.reduce((text, { pattern }) => pattern.replace?.(text) ?? text, line);
     for (const { pattern, column } of matched) {
-      const message = pattern.message + UNSURE;
+      const sure = marked && ERROR_RULES.has(pattern.rule);
       const found = finding(
         pattern.rule,
         { file, line: index + 1, column },
-        message,
+        pattern.message + (sure ? MARKED : UNSURE),
         pattern.fix,
-        pattern.severity,
+        sure ? 'error' : pattern.severity,
       );
       if (pattern.replace && replaced !== line) found.replacement = replaced.trim();
       findings.push(found);
