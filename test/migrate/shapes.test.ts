@@ -82,6 +82,30 @@ describe('v1 shapes where the service is present', () => {
     ).toEqual(['3 error PO105 → link = re.search(r\'"checkout_link"\\s*:\\s*"([^"]+)"\', text).group(1)']);
   });
 
+  it('JSON written across a concatenation: the keys of the other strings tell the body', async () => {
+    expect(
+      await check('Orders.java', [
+        'class Orders {',
+        '  String token(String user, String id, String secret) {',
+        '    return "{\\"user_name\\":\\"" + user + "\\",\\"client_id\\":\\"" + id',
+        '        + "\\",\\"client_secret_id\\":\\"" + secret + "\\"}";',
+        '  }',
+        '  String order(String amount, String user) {',
+        '    return "{\\"amount\\":\\"" + amount',
+        '        + "\\",\\"userName\\":\\"" + user + "\\",\\"callback_success\\":\\"https://shop.example/ok\\"}";',
+        '  }',
+        '  String profile(String user) {',
+        '    return "{\\"user_name\\":\\"" + user + "\\",\\"theme\\":\\"dark\\"}";',
+        '  }',
+        '}',
+      ]),
+    ).toEqual([
+      '3 error PO102 → return "{\\"username\\":\\"" + user + "\\",\\"client_id\\":\\"" + id',
+      '8 error PO103',
+      '11 info PO102 → return "{\\"username\\":\\"" + user + "\\",\\"theme\\":\\"dark\\"}";',
+    ]);
+  });
+
   it('a hash read of the link in a language without a grammar (Perl)', async () => {
     expect(
       await check('pay.pl', [
