@@ -106,6 +106,27 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
+  it('a decimal written once and sent as the amount by its name; one only shown to people is not', async () => {
+    expect(
+      await check('order.sh', [
+        '#!/usr/bin/env bash',
+        'AMOUNT="12.50"',
+        'TOTAL="12.50"',
+        'CENTS="1250"',
+        'echo "Total: $TOTAL"',
+        'curl -s "$CHECKOUT_URL/checkout" --data "{\\"amount\\":\\"$AMOUNT\\",\\"callback_success\\":\\"$OK\\"}"',
+        'curl -s "$CHECKOUT_URL/checkout" --data "{\\"amount\\":\\"$CENTS\\",\\"callback_success\\":\\"$OK\\"}"',
+      ]),
+    ).toEqual(['2 error PO104']);
+    expect(
+      await check('order.py', [
+        'price = "12.50"',
+        'label = "12.50"',
+        'body = {"amount": price, "description": label, "callback_success": ok}',
+      ]),
+    ).toEqual(['1 error PO104']);
+  });
+
   it('a hash read of the link in a language without a grammar (Perl)', async () => {
     expect(
       await check('pay.pl', [
