@@ -159,6 +159,21 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
+  it("a lookup path joined from an array of parts: the service's base, not the shop's own pages", async () => {
+    expect(
+      await check('client.js', [
+        'class Client {',
+        "  orderPath(id) { return [this.config.checkoutUrl, 'order', id].join('/'); }",
+        "  nextPath(id) { return [this.config.checkoutUrl, 'orders', id].join('/'); }",
+        "  pagePath(id) { return ['/shop', 'order', id].join('/'); }",
+        "  label(id) { return ['order', id].join(' '); }",
+        '}',
+      ]),
+    ).toEqual([
+      "2 error PO106 → orderPath(id) { return [this.config.checkoutUrl, 'orders', id].join('/'); }",
+    ]);
+  });
+
   it('cents made units again: BigDecimal.valueOf(cents, 2), movePointLeft(2), quantize(Decimal("0.01")); whole units are not', async () => {
     expect(
       await check('Orders.java', [

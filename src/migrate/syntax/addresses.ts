@@ -45,7 +45,12 @@ function addressExpressions(facts: Facts): Expr[] {
     const builds =
       node.k === 'str' ||
       (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt' || node.op === 'format')) ||
-      (node.k === 'call' && FORMAT_CALLS.test(node.name));
+      (node.k === 'call' && FORMAT_CALLS.test(node.name)) ||
+      // [base, 'order', id].join('/')
+      (node.k === 'call' &&
+        node.name === 'join' &&
+        node.callee?.k === 'member' &&
+        node.callee.object.k === 'other');
     const inside =
       parent?.k === 'str' ||
       (parent?.k === 'bin' && (parent.op === 'concat' || parent.op === 'format' || parent.op === 'alt'));
