@@ -174,6 +174,34 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
+  it("Ruby: a version prefix as a keyword parameter's default, a lookup path a helper returns to the service's client", async () => {
+    expect(
+      await check('client.rb', [
+        'class PayorderClient',
+        "  def initialize(checkout_base:, api_prefix: '/1', page: '1')",
+        '    @checkout = Faraday.new(url: "#{checkout_base}#{api_prefix}/")',
+        '  end',
+        '  def order_path(uuid)',
+        '    "order/#{uuid}"',
+        '  end',
+        '  def page_path(id)',
+        '    "order/#{id}"',
+        '  end',
+        '  def find_order(uuid)',
+        '    @checkout.get(order_path(uuid))',
+        '  end',
+        '  def show(id)',
+        '    redirect_to page_path(id)',
+        '  end',
+        'end',
+      ]),
+    ).toEqual([
+      "2 error PO101 → def initialize(checkout_base:, api_prefix: '/v2/api', page: '1')",
+      '3 error PO101',
+      '6 error PO106 → "orders/#{uuid}"',
+    ]);
+  });
+
   it('cents made units again: BigDecimal.valueOf(cents, 2), movePointLeft(2), quantize(Decimal("0.01")); whole units are not', async () => {
     expect(
       await check('Orders.java', [

@@ -7,7 +7,7 @@ import type { Severity } from '../rules.js';
 import type { Expr, Node } from './ast.js';
 import { walk } from './ast.js';
 import type { ServiceContext } from './context.js';
-import { type Facts, targetName } from './facts.js';
+import { ancestors, type Facts, targetName } from './facts.js';
 import type { Edit, Hit } from './hits.js';
 import {
   endsAddress,
@@ -214,6 +214,7 @@ function lookupSeverity(
   if (call && call.args[0] === expr && ROUTE_ONLY.test(call.name)) return undefined;
   const receiver = call ? context.receiverOf(call) : undefined;
   if (receiver && (context.clients.has(receiver) || serviceName(receiver))) return 'error';
+  if (returnedToService(facts, context, expr)) return 'error';
   const baseNames = folded.origins.slice(0, marker).flatMap((o) => (o.name ? [o.name] : []));
   // `url(cfg.checkoutBase, `/order/${id}`)`: the base is another argument of the call.
   const otherArguments = (call?.args ?? [])
@@ -223,6 +224,20 @@ function lookupSeverity(
   return serviceHost(before) || baseNames.some(serviceName) || otherArguments.some(serviceName)
     ? 'error'
     : 'info';
+}
+
+/**
+ * A path a helper returns, when the helper's value is the address of a request to the service:
+ * `def order_path(uuid) = "order/#{uuid}"` … `@checkout.get(order_path(uuid))` on a service client.
+ */
+function returnedToService(facts: Facts, context: ServiceContext, expr: Expr): boolean {
+  const func = [...ancestors(facts, expr)].find((node) => node.k === 'func');
+  if (func?.k !== 'func' || !func.name || !func.returns.includes(expr)) return false;
+  return facts.calls.some((call) => {
+    if (call.name !== func.name) return false;
+    const request = facts.parent.get(call);
+    return request?.k === 'call' && request.args[0] === call && context.callKind(request) !== undefined;
+  });
 }
 
 /**
