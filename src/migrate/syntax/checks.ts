@@ -167,7 +167,8 @@ function statementKeys(str: Str, facts: Facts): string[] {
   for (const node of walk([top]))
     if (node.k === 'str')
       for (const part of node.parts)
-        if ('text' in part) for (const match of part.text.matchAll(/\\?"(\w+)\\?"\s*:/g)) keys.push(match[1]!);
+        if ('text' in part)
+          for (const match of part.text.matchAll(/\\?"(\w+)\\?"\s*:/g)) keys.push(match[1]!);
   return keys;
 }
 
