@@ -20,6 +20,8 @@ export const LONG_TIER = [
   'test/migrate/scaling.test.ts',
   // Fixes small v1 integrations in seven languages and runs each against the sandbox (Go and Java compile).
   'test/migrate/codemod-run.test.ts',
+  // Runs fourteen integrations in eight languages, v1 and v2, against the sandbox.
+  'test/migrate/runnable.test.ts',
 ];
 
 /** Whether a run with vitest's `mode` includes the long tier. */

@@ -23,7 +23,11 @@ describe('suggested replacement lines', () => {
       '    return base + "/" + API_VERSION + "/checkout"',
       '',
     ].join('\n');
-    expect(shown(await checkSource(python, 'client.py'))).toEqual(['6 PO101 → API_VERSION = "v2/api"']);
+    // Reported where the version is defined too, since that is where the edit lands.
+    expect(shown(await checkSource(python, 'client.py'))).toEqual([
+      '3 PO101 → API_VERSION = "v2/api"',
+      '6 PO101 → API_VERSION = "v2/api"',
+    ]);
     const js =
       "const VERSION = '1';\nexport const checkout = (base) => base + '/' + VERSION + '/checkout';\n";
     expect(shown(await checkSource(js, 'client.js'))).toEqual(["2 PO101 → const VERSION = 'v2/api';"]);

@@ -35,6 +35,98 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
+  it('Go: the link in an anonymous struct of the order answer, by its struct tag', async () => {
+    expect(
+      await check('pay.go', [
+        'package pay',
+        'type order struct {',
+        '\tUUID  string `json:"uuid"`',
+        '\tLinks struct {',
+        '\t\tCheckoutLink string `json:"checkoutLink"`',
+        '\t\tSuccess      string `json:"success"`',
+        '\t} `json:"links"`',
+        '\tMeta struct {',
+        '\t\tLink string `json:"link"`',
+        '\t} `json:"meta"`',
+        '}',
+        'type migrated struct {',
+        '\tLinks struct {',
+        '\t\tCheckoutLink string `json:"checkout_link"`',
+        '\t} `json:"links"`',
+        '}',
+      ]),
+    ).toEqual(['5 error PO105 → CheckoutLink string `json:"checkout_link"`']);
+  });
+
+  it('a key handed to a function that reads it from the answer: a helper of the code, a regular expression', async () => {
+    expect(
+      await check('Pay.java', [
+        'class Pay {',
+        '  void run(String user, String secret) throws Exception {',
+        '    String token = field(post(AUTH + "/v2/api/auth/token", "{\\"client_secret_id\\":\\"" + secret + "\\"}"), "access_token");',
+        '    String order = post(CHECKOUT + "/v2/api/checkout", body);',
+        '    System.out.println(field(order, "checkoutLink"));',
+        '    System.out.println(jsonField(order, "refNumber"));',
+        '    System.out.println(field(order, "checkout_link") + field(order, "uuid"));',
+        '  }',
+        '}',
+      ]),
+    ).toEqual(['5 error PO105 → System.out.println(field(order, "checkout_link"));', '6 warning PO110']);
+    expect(
+      await check('poll.py', [
+        'import re, requests',
+        'text = requests.post(CHECKOUT + "/v2/api/checkout", json=body).text',
+        'link = re.search(r\'"checkoutLink"\\s*:\\s*"([^"]+)"\', text).group(1)',
+        'same = re.search(r\'"checkout_link"\\s*:\\s*"([^"]+)"\', text).group(1)',
+      ]),
+    ).toEqual(['3 error PO105 → link = re.search(r\'"checkout_link"\\s*:\\s*"([^"]+)"\', text).group(1)']);
+  });
+
+  it('JSON written across a concatenation: the keys of the other strings tell the body', async () => {
+    expect(
+      await check('Orders.java', [
+        'class Orders {',
+        '  String token(String user, String id, String secret) {',
+        '    return "{\\"user_name\\":\\"" + user + "\\",\\"client_id\\":\\"" + id',
+        '        + "\\",\\"client_secret_id\\":\\"" + secret + "\\"}";',
+        '  }',
+        '  String order(String amount, String user) {',
+        '    return "{\\"amount\\":\\"" + amount',
+        '        + "\\",\\"userName\\":\\"" + user + "\\",\\"callback_success\\":\\"https://shop.example/ok\\"}";',
+        '  }',
+        '  String profile(String user) {',
+        '    return "{\\"user_name\\":\\"" + user + "\\",\\"theme\\":\\"dark\\"}";',
+        '  }',
+        '}',
+      ]),
+    ).toEqual([
+      '3 error PO102 → return "{\\"username\\":\\"" + user + "\\",\\"client_id\\":\\"" + id',
+      '8 error PO103',
+      '11 info PO102 → return "{\\"username\\":\\"" + user + "\\",\\"theme\\":\\"dark\\"}";',
+    ]);
+  });
+
+  it('a decimal written once and sent as the amount by its name; one only shown to people is not', async () => {
+    expect(
+      await check('order.sh', [
+        '#!/usr/bin/env bash',
+        'AMOUNT="12.50"',
+        'TOTAL="12.50"',
+        'CENTS="1250"',
+        'echo "Total: $TOTAL"',
+        'curl -s "$CHECKOUT_URL/checkout" --data "{\\"amount\\":\\"$AMOUNT\\",\\"callback_success\\":\\"$OK\\"}"',
+        'curl -s "$CHECKOUT_URL/checkout" --data "{\\"amount\\":\\"$CENTS\\",\\"callback_success\\":\\"$OK\\"}"',
+      ]),
+    ).toEqual(['2 error PO104']);
+    expect(
+      await check('order.py', [
+        'price = "12.50"',
+        'label = "12.50"',
+        'body = {"amount": price, "description": label, "callback_success": ok}',
+      ]),
+    ).toEqual(['1 error PO104']);
+  });
+
   it('a hash read of the link in a language without a grammar (Perl)', async () => {
     expect(
       await check('pay.pl', [
@@ -64,6 +156,49 @@ describe('v1 shapes where the service is present', () => {
     ).toEqual([
       '4 error PO106 → return requests.get("%s/orders/%s" % (CHECKOUT_URL, order_id)).json()',
       '6 error PO106 → return requests.get("{}/orders/{}".format(CHECKOUT_URL, order_id)).json()',
+    ]);
+  });
+
+  it("a lookup path joined from an array of parts: the service's base, not the shop's own pages", async () => {
+    expect(
+      await check('client.js', [
+        'class Client {',
+        "  orderPath(id) { return [this.config.checkoutUrl, 'order', id].join('/'); }",
+        "  nextPath(id) { return [this.config.checkoutUrl, 'orders', id].join('/'); }",
+        "  pagePath(id) { return ['/shop', 'order', id].join('/'); }",
+        "  label(id) { return ['order', id].join(' '); }",
+        '}',
+      ]),
+    ).toEqual([
+      "2 error PO106 → orderPath(id) { return [this.config.checkoutUrl, 'orders', id].join('/'); }",
+    ]);
+  });
+
+  it("Ruby: a version prefix as a keyword parameter's default, a lookup path a helper returns to the service's client", async () => {
+    expect(
+      await check('client.rb', [
+        'class PayorderClient',
+        "  def initialize(checkout_base:, api_prefix: '/1', page: '1')",
+        '    @checkout = Faraday.new(url: "#{checkout_base}#{api_prefix}/")',
+        '  end',
+        '  def order_path(uuid)',
+        '    "order/#{uuid}"',
+        '  end',
+        '  def page_path(id)',
+        '    "order/#{id}"',
+        '  end',
+        '  def find_order(uuid)',
+        '    @checkout.get(order_path(uuid))',
+        '  end',
+        '  def show(id)',
+        '    redirect_to page_path(id)',
+        '  end',
+        'end',
+      ]),
+    ).toEqual([
+      "2 error PO101 → def initialize(checkout_base:, api_prefix: '/v2/api', page: '1')",
+      '3 error PO101',
+      '6 error PO106 → "orders/#{uuid}"',
     ]);
   });
 
@@ -135,7 +270,43 @@ describe('v1 shapes where the service is present', () => {
     ]);
   });
 
-  it('a version kept in a config array and joined later is fixed where the array sets it', async () => {
+  it("Perl without a grammar: a bare userName key, a lookup between interpolations, PENDING compared; errors where the file writes the service's own keys", async () => {
+    expect(
+      await check('PayOrder.pm', [
+        'package PayOrder;',
+        'my $body = { amount => $amount, userName => $self->{user}, callback_success => $ok };',
+        'my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/order/$uuid");',
+        "if ($found->{status} eq 'PENDING') { wait_more(); }",
+      ]),
+    ).toEqual([
+      '2 error PO103',
+      '3 error PO106 → my $found = $self->_call(\'GET\', "$self->{checkout_base}$self->{prefix}/orders/$uuid");',
+      '4 warning PO107',
+    ]);
+    // Without the service's own keys in the file, text is a warning at most.
+    expect(
+      await check('Order.pm', [
+        'package Order;',
+        'my $body = { amount => $amount, userName => $self->{user} };',
+        "print $order->{links}{checkoutLink} if $order->{status} eq 'PENDING';",
+      ]),
+    ).toEqual([
+      '2 warning PO103',
+      "3 warning PO105 → print $order->{links}{checkout_link} if $order->{status} eq 'PENDING';",
+      '3 warning PO107',
+    ]);
+    // The shop's own page, a user name in a message, PENDING as a word of a text: info at most.
+    expect(
+      await check('Shop.pm', [
+        'package Shop;',
+        'my $page = "/order/$id";',
+        'print "userName: $name\\n";',
+        'print "PENDING orders: $count\\n";',
+      ]),
+    ).toEqual(['4 info PO107']);
+  });
+
+  it('a version kept in a config array and joined later is reported and fixed where the array sets it', async () => {
     expect(
       await check('Client.php', [
         '<?php',
@@ -147,6 +318,7 @@ describe('v1 shapes where the service is present', () => {
         '}',
       ]),
     ).toEqual([
+      "3 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
       "5 error PO101 → private $config = ['auth_base' => 'https://auth.example.com', 'api_version' => 'v2/api'];",
     ]);
   });
@@ -197,5 +369,30 @@ describe('v1 shapes across the files of a client', () => {
       'client.py:4 PO101 a v1 address (the /1 version prefix), through API_PREFIX',
       'settings.py:1 PO101 a v1 address (the /1 version prefix)',
     ]);
+  });
+
+  it('the version alone ("1") under an API version name, in a config array another file joins', async () => {
+    expect(
+      await checkFolder({
+        'config.php': [
+          '<?php',
+          'return [',
+          "    'auth_base' => getenv('AUTH_BASE'),",
+          "    'api_version' => '1',",
+          "    'version' => '1',",
+          '];',
+          '',
+        ].join('\n'),
+        'checkout.php': [
+          '<?php',
+          "$config = require __DIR__ . '/config.php';",
+          "$url = $config['auth_base'] . '/' . $config['api_version'] . '/auth/token';",
+          "$token = post_json($url, ['client_secret_id' => $config['secret']]);",
+          '',
+        ].join('\n'),
+        // Not used by the client: its API version is another API's.
+        'feeds.php': "<?php\nreturn ['api_version' => '1'];\n",
+      }),
+    ).toEqual(['config.php:4 PO101 a v1 address (the /1 version prefix)']);
   });
 });

@@ -7,7 +7,7 @@ import type { Severity } from '../rules.js';
 import type { Expr, Node } from './ast.js';
 import { walk } from './ast.js';
 import type { ServiceContext } from './context.js';
-import { type Facts, targetName } from './facts.js';
+import { ancestors, type Facts, targetName } from './facts.js';
 import type { Edit, Hit } from './hits.js';
 import {
   endsAddress,
@@ -45,7 +45,12 @@ function addressExpressions(facts: Facts): Expr[] {
     const builds =
       node.k === 'str' ||
       (node.k === 'bin' && (node.op === 'concat' || node.op === 'alt' || node.op === 'format')) ||
-      (node.k === 'call' && FORMAT_CALLS.test(node.name));
+      (node.k === 'call' && FORMAT_CALLS.test(node.name)) ||
+      // [base, 'order', id].join('/')
+      (node.k === 'call' &&
+        node.name === 'join' &&
+        node.callee?.k === 'member' &&
+        node.callee.object.k === 'other');
     const inside =
       parent?.k === 'str' ||
       (parent?.k === 'bin' && (parent.op === 'concat' || parent.op === 'format' || parent.op === 'alt'));
@@ -108,8 +113,41 @@ function isRoute(facts: Facts, expr: Expr): boolean {
   );
 }
 
-export function checkAddresses(facts: Facts, context: ServiceContext): Hit[] {
+/**
+ * The version alone, kept under a name that says so and joined later: `API_VERSION = "1"`,
+ * `'api_version' => '1'` in a config array another file joins (`$base . '/' . $config['api_version']`).
+ * Only files that talk to the service are checked, and the name must say it is the API's version.
+ */
+const VERSION_NAME = /^(?:api_?version|api_?prefix|version_?prefix)$/i;
+
+function bareVersions(facts: Facts): Hit[] {
   const hits: Hit[] = [];
+  const named: Array<[string | undefined, Expr | undefined]> = [
+    ...facts.assigns.map((assign): [string | undefined, Expr | undefined] => [
+      targetName(assign.target),
+      assign.value,
+    ]),
+    ...facts.maps.flatMap((map) =>
+      map.entries.map((entry): [string | undefined, Expr | undefined] => [entry.key, entry.value]),
+    ),
+  ];
+  for (const [name, value] of named) {
+    if (!name || !VERSION_NAME.test(name.replace(/^\$/, '')) || value?.k !== 'str') continue;
+    const [part] = value.parts;
+    if (value.parts.length !== 1 || !part || !('text' in part) || part.text !== '1') continue;
+    hits.push({
+      ...V1,
+      rule: 'PO101',
+      at: part.start,
+      severity: 'error',
+      edit: { start: part.start, end: part.start + 1, text: 'v2/api' },
+    });
+  }
+  return hits;
+}
+
+export function checkAddresses(facts: Facts, context: ServiceContext): Hit[] {
+  const hits: Hit[] = bareVersions(facts);
   for (const expr of addressExpressions(facts)) {
     const folded = context.folder.fold(expr);
     if (!folded.text.includes('/1') && !folded.text.includes('order/')) continue;
@@ -176,6 +214,7 @@ function lookupSeverity(
   if (call && call.args[0] === expr && ROUTE_ONLY.test(call.name)) return undefined;
   const receiver = call ? context.receiverOf(call) : undefined;
   if (receiver && (context.clients.has(receiver) || serviceName(receiver))) return 'error';
+  if (returnedToService(facts, context, expr)) return 'error';
   const baseNames = folded.origins.slice(0, marker).flatMap((o) => (o.name ? [o.name] : []));
   // `url(cfg.checkoutBase, `/order/${id}`)`: the base is another argument of the call.
   const otherArguments = (call?.args ?? [])
@@ -185,6 +224,20 @@ function lookupSeverity(
   return serviceHost(before) || baseNames.some(serviceName) || otherArguments.some(serviceName)
     ? 'error'
     : 'info';
+}
+
+/**
+ * A path a helper returns, when the helper's value is the address of a request to the service:
+ * `def order_path(uuid) = "order/#{uuid}"` … `@checkout.get(order_path(uuid))` on a service client.
+ */
+function returnedToService(facts: Facts, context: ServiceContext, expr: Expr): boolean {
+  const func = [...ancestors(facts, expr)].find((node) => node.k === 'func');
+  if (func?.k !== 'func' || !func.name || !func.returns.includes(expr)) return false;
+  return facts.calls.some((call) => {
+    if (call.name !== func.name) return false;
+    const request = facts.parent.get(call);
+    return request?.k === 'call' && request.args[0] === call && context.callKind(request) !== undefined;
+  });
 }
 
 /**

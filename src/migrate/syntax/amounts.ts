@@ -84,7 +84,43 @@ export function checkAmounts(facts: Facts, context: ServiceContext): Hit[] {
       hits.push({ rule: 'PO104', at: value.start, severity, ...messageFor(severity) });
     }
   }
+  // A decimal written once and sent by its name: AMOUNT="12.50" … "{\"amount\":\"$AMOUNT\", …}".
+  for (const assign of facts.assigns) {
+    const name = targetName(assign.target)?.replace(/^\$/, '');
+    const value = assign.value;
+    if (!name || !value || !/^\d+\.\d{1,2}$/.test(textOf(value) ?? '')) continue;
+    const severity = sentByName(facts, context, name);
+    if (severity) hits.push({ rule: 'PO104', at: value.start, severity, ...messageFor(severity) });
+  }
   return hits;
+}
+
+/** A JSON amount key written in a string, just before an interpolation: `"amount":"` + `$AMOUNT`. */
+const AMOUNT_BEFORE = /\\?"amount\\?"\s*:\s*\\?"?$/;
+
+/** How bad a variable is as the amount: the amount of an order body by its name (a map's, or JSON in a string). */
+function sentByName(facts: Facts, context: ServiceContext, name: string): Severity | undefined {
+  const named = (expr: Expr | undefined) => expr?.k === 'id' && expr.name.replace(/^\$/, '') === name;
+  let severity: Severity | undefined;
+  for (const map of facts.maps)
+    for (const entry of map.entries)
+      if (AMOUNT.test(entry.key) && named(entry.value))
+        severity = stronger(severity, context.bodyKind(map) === 'order' ? 'error' : 'info');
+  for (const str of facts.strings)
+    str.parts.forEach((part, index) => {
+      const next = str.parts[index + 1];
+      if (
+        !('text' in part) ||
+        !AMOUNT_BEFORE.test(part.text) ||
+        !next ||
+        !('expr' in next) ||
+        !named(next.expr)
+      )
+        return;
+      const order = /callback_(?:success|fail)/.test(str.raw) || context.sentWith(str) === 'order';
+      severity = stronger(severity, order ? 'error' : 'info');
+    });
+  return severity;
 }
 
 function messageFor(severity: Severity) {

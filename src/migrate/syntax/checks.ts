@@ -7,9 +7,9 @@ import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../../con
 import type { Severity } from '../rules.js';
 import { checkAddresses } from './addresses.js';
 import { checkAmounts } from './amounts.js';
-import { type Expr, literalPart, type MapLit, type Str } from './ast.js';
+import { type Expr, literalPart, type MapLit, type Node, type Str, walk } from './ast.js';
 import { type BodyKind, keyKind, ServiceContext } from './context.js';
-import { type Facts, rootName } from './facts.js';
+import { ancestors, type Facts, rootName } from './facts.js';
 import { type Hit, hit } from './hits.js';
 import { checkModel, schemas } from './models.js';
 import { checkReads } from './reads.js';
@@ -151,8 +151,29 @@ function checkEmbeddedJson(str: Str, context: ServiceContext, facts: Facts): Hit
     }
   }
   if (entries.length === 0) return hits;
-  const kind = keyKind(entries.map((e) => e.key)) ?? context.sentWith(str);
+  const kind =
+    keyKind(entries.map((e) => e.key)) ?? keyKind(statementKeys(str, facts)) ?? context.sentWith(str);
   return [...hits, ...keyHits(entries, kind)];
+}
+
+/**
+ * The JSON keys written in the strings of the concatenation a string is part of (the statement it
+ * builds a value in): `"{\"user_name\":\"" + user + "\",\"client_id\":\"" + id + "\"}"`.
+ */
+function statementKeys(str: Str, facts: Facts): string[] {
+  let top: Node = str;
+  for (const ancestor of ancestors(facts, str)) {
+    if (ancestor.k !== 'bin' || ancestor.op !== 'concat') break;
+    top = ancestor;
+  }
+  if (top === str) return [];
+  const keys: string[] = [];
+  for (const node of walk([top]))
+    if (node.k === 'str')
+      for (const part of node.parts)
+        if ('text' in part)
+          for (const [, key] of part.text.matchAll(/\\?"(\w+)\\?"\s*:/g)) if (key) keys.push(key);
+  return keys;
 }
 
 /** PO107: the file handles PENDING and never REFUNDED. */

@@ -11,7 +11,7 @@ import type { LanguageId } from './languages.js';
 
 /** Anything a source rule can fire on. Files without it are not parsed. */
 export const RELEVANT =
-  /\/1(?![\w.])|user_?name|checkout|order_?number|ref_?number|PENDING|REFUNDED|notification_url|callback_(?:success|fail)|grant_type|client_secret|\/order\b|pay_?order/i;
+  /\/1(?![\w.])|user_?name|checkout|order_?number|ref_?number|PENDING|REFUNDED|notification_url|callback_(?:success|fail)|grant_type|client_secret|\/order\b|pay_?order|api_?version/i;
 
 /** Statements that matter to a rule even without the service's names: amounts being formatted. */
 const FORMATTING = /toFixed|number_format|setScale|FormatFloat|\.2f|%02d|"[FN]2"|round\(|amount/i;

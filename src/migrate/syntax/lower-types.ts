@@ -125,6 +125,22 @@ function fieldsOf(body: S, lowerer: Lowerer, decl: A.TypeDecl): void {
               .map((d) => d.childForFieldName('name') ?? d.namedChildren[0])
           : names;
         for (const name of all) if (name) decl.fields.push(field(name, member, jsonNameIn(member) ?? json));
+        // Go: a field of an anonymous struct type (`Links struct { CheckoutLink string \`json:"checkoutLink"\` }`).
+        const struct = member.childForFieldName('type');
+        const last = decl.fields.at(-1);
+        if (struct?.type === 'struct_type' && last && all.length > 0) {
+          const nested: A.TypeDecl = {
+            k: 'type',
+            name: last.name,
+            start: struct.startIndex,
+            end: struct.endIndex,
+            fields: [],
+            constants: [],
+            body: [],
+          };
+          for (const list of named(struct)) fieldsOf(list, lowerer, nested);
+          last.nested = nested;
+        }
         // Initialized fields (`static final String BASE = "…"`) are constants the rules follow, and so
         // are Spring's `@Value("${key:default}") String base;`.
         decl.body.push(...lowerer.list(member));

@@ -306,6 +306,12 @@ class TreeLowerer implements Lowerer {
       case 'short_var_declaration':
       case 'assignment_statement':
         return this.assign(n, f('left'), f('right'));
+      // A parameter's default is a value it holds: Ruby `api_prefix: '/1'`, `prefix = '/1'`, Python `prefix="/1"`.
+      case 'keyword_parameter':
+      case 'optional_parameter':
+      case 'default_parameter':
+      case 'typed_default_parameter':
+        return f('value') ? this.assign(n, f('name'), f('value')) : undefined;
       case 'property_declaration': {
         // Kotlin `val name = value`; C# `string Name { get; } = value`.
         const declaration = named.find((c) => c.type === 'variable_declaration');

@@ -50,6 +50,7 @@ export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
     )?.toLowerCase();
   hits.push(...destructured(facts));
   const evidence = context.evidence;
+  hits.push(...keysGiven(facts, evidence));
   for (const read of reads) {
     const root = rootName(read.object);
     const answered = root !== undefined && context.responses.has(root);
@@ -102,6 +103,41 @@ function destructured(facts: Facts): Hit[] {
           }),
         );
     }
+  }
+  return hits;
+}
+
+/** The key of a read, or the key between quotes in a pattern: `"checkoutLink"`, `\\"refNumber\\"`. */
+const GIVEN_KEY = new RegExp(
+  `^(${checkout.v1}|${orderNumber}|${refNumber})$|\\\\?"(${checkout.v1}|${orderNumber}|${refNumber})\\\\?"`,
+);
+
+/**
+ * A key handed to a function of the code that reads it from the answer's text: `field(order,
+ * "checkoutLink")`, `jsonField(body, "refNumber")`, `re.search(r'"checkoutLink":"([^"]+)"', text)`.
+ * Shell scripts are checked in their strings (checks.ts).
+ */
+function keysGiven(facts: Facts, evidence: boolean): Hit[] {
+  if (facts.language === 'bash') return [];
+  const hits: Hit[] = [];
+  for (const str of facts.strings) {
+    const parent = facts.parent.get(str);
+    if (parent?.k !== 'call' || !parent.args.includes(str)) continue;
+    const part = literalPart(str);
+    if (!part) continue;
+    const match = GIVEN_KEY.exec(part.text);
+    const name = match?.[1] ?? match?.[2];
+    if (!match || !name) continue;
+    const start = part.start + match.index + match[0].indexOf(name);
+    if (name === checkout.v1)
+      hits.push(
+        hit('PO105', start, evidence ? 'error' : 'info', {
+          start,
+          end: start + name.length,
+          text: checkout.v2,
+        }),
+      );
+    else hits.push(hit('PO110', start, evidence ? 'warning' : 'info'));
   }
   return hits;
 }

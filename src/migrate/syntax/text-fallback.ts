@@ -1,7 +1,9 @@
 /**
  * The check for files in a language without a grammar: plain text patterns, line by line, with
  * comment lines left out. Text cannot tell a comment from code or the service's fields from a local
- * name, so this check reports a warning at most, never an error.
+ * name, so this check reports a warning at most, except in a file that builds the service's own bodies
+ * itself (it writes client_secret_id, callback_success or callback_fail): there a v1 shape is an
+ * error, as it would be in a language with a grammar, so that such a client alone is not called ready.
  */
 import { LINK_FIELDS, ORDER_FIELDS, ORDER_STATES, TOKEN_FIELDS } from '../../contract/fields.js';
 import { type Finding, finding, type RuleId, type Severity } from '../rules.js';
@@ -33,6 +35,11 @@ const everyHashLink = new RegExp(
   'g',
 );
 const UNSURE = ' (found as text: check that it talks to the payment order service)';
+const MARKED = " (found as text, in a file that builds the service's bodies)";
+/** Keys of the service's bodies that no other API shares. */
+const OWN_KEYS = /\bclient_secret_id\b|\bcallback_(?:success|fail)\b/;
+/** The rules whose findings are errors in a file that writes those keys. */
+const ERROR_RULES = new Set<RuleId>(['PO101', 'PO102', 'PO103', 'PO104', 'PO105', 'PO106']);
 
 const PATTERNS: Pattern[] = [
   {
@@ -56,7 +63,8 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO103',
-    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>)`),
+    // A quoted key, or a bare one before Perl's fat comma (`userName => $user`).
+    test: new RegExp(String.raw`["']${userName}["']\s*(?::|=>)|\b${userName}\s*=>`),
     severity: 'warning',
     message: `${userName} in the order body`,
     fix: `remove ${userName} from the order body (v2: the token identifies the user)`,
@@ -86,7 +94,8 @@ const PATTERNS: Pattern[] = [
   },
   {
     rule: 'PO106',
-    test: /\/1\/order\//,
+    // Under the /1 prefix, or between two interpolations: "$self->{base}$self->{prefix}/order/$uuid".
+    test: /\/1\/order\/|[}\w]\/order\/(?:\$|#\{|\{)/,
     severity: 'warning',
     message: 'the v1 lookup path /order/:id',
     fix: 'GET /orders/:uuid (by the uuid)',
@@ -113,11 +122,16 @@ const PATTERNS: Pattern[] = [
 /** Lines that are comments in most languages: //, #, --, ;, *, <!--, REM, '. */
 const COMMENT_LINE = /^\s*(?:\/\/|#(?!!)|--|;|\*|\/\*|<!--|REM\b|')/i;
 const PENDING_WORD = new RegExp(`["'\`]${pending}["'\`]|\\b${pending}\\b`);
+/** A status compared with PENDING (`eq 'PENDING'`, `== "PENDING"`): status handling, not a word in a text. */
+const PENDING_COMPARED = new RegExp(
+  String.raw`(?:\beq|\bne|[=!]=)\s*["']${pending}["']|["']${pending}["']\s*(?:\beq\b|\bne\b|[=!]=)`,
+);
 
 /** Checks one file's text; `file` is the path shown in findings. */
 export function checkText(text: string, file: string): Finding[] {
   const findings: Finding[] = [];
   const lines = text.split(/\r?\n/);
+  const marked = OWN_KEYS.test(text);
   let pendingAt: { line: number; column: number } | undefined;
   lines.forEach((line, index) => {
     if (line.length > 2000 || COMMENT_LINE.test(line)) return;
@@ -130,13 +144,13 @@ export function checkText(text: string, file: string): Finding[] {
     // One suggested line per source line, with every rule's replacement applied.
     const replaced = matched.reduce((text, { pattern }) => pattern.replace?.(text) ?? text, line);
     for (const { pattern, column } of matched) {
-      const message = pattern.message + UNSURE;
+      const sure = marked && ERROR_RULES.has(pattern.rule);
       const found = finding(
         pattern.rule,
         { file, line: index + 1, column },
-        message,
+        pattern.message + (sure ? MARKED : UNSURE),
         pattern.fix,
-        pattern.severity,
+        sure ? 'error' : pattern.severity,
       );
       if (pattern.replace && replaced !== line) found.replacement = replaced.trim();
       findings.push(found);
@@ -147,13 +161,14 @@ export function checkText(text: string, file: string): Finding[] {
     }
   });
   if (pendingAt && !text.includes(refunded)) {
+    const compared = lines.some((line) => !COMMENT_LINE.test(line) && PENDING_COMPARED.test(line));
     findings.push(
       finding(
         'PO107',
         { file, ...pendingAt },
         `status handling knows ${pending} but not ${refunded}${UNSURE}`,
         `handle ${refunded}, which v2 orders can reach`,
-        'info',
+        compared ? 'warning' : 'info',
       ),
     );
   }

@@ -181,6 +181,19 @@ export class Folder {
       const fallback = this.fold(args.at(-1), via, depth + 1);
       if (hasText(fallback)) return fallback;
     }
+    // [base, 'order', id].join('/'): the items, joined by the separator.
+    const [separator] = args;
+    if (name === 'join' && args.length === 1 && separator?.k === 'str' && receiver?.k === 'other') {
+      const items = receiver.items.filter(
+        (item): item is Expr => item.k !== 'assign' && item.k !== 'type' && item.k !== 'func',
+      );
+      if (items.length >= 2) {
+        const between = this.fold(separator, via, depth + 1);
+        return join(
+          items.flatMap((item, index) => [...(index > 0 ? [between] : []), this.fold(item, via, depth + 1)]),
+        );
+      }
+    }
     if (JOIN_CALLS.test(name) && args.length >= 2 && call.construct) {
       // new URL(path, base)
       return join([this.fold(args[1], via, depth + 1), this.fold(args[0], via, depth + 1)]);
