@@ -25,13 +25,17 @@ const EXIT_CODE_HELP = `Exit codes:
   2    bad usage or invalid input; nothing was sent
   4    authentication missing or refused
   5    the service could not be reached, the outcome is unknown, or a local file could not be written
+  6    --wait: the order was not paid (FAILED, or any status but PAID and REFUNDED)
+  7    --wait: the order left PENDING as REFUNDED
+  8    --wait: the order was still PENDING when --timeout ran out
   129  hung up (SIGHUP: the terminal was closed); a batch finished what was in flight
   130  interrupted (Ctrl-C)
   141  stdout was closed before a batch or a bulk lookup was done (a batch stopped sending)`;
 
 const OVERVIEW = `
 Common workflows:
-  Try everything offline     payorder sandbox &  then  payorder login --env sandbox
+  Try everything offline     payorder sandbox --quiet &  then
+                               payorder login --env sandbox
   Log in once                payorder login --env stage
   Make a payment link        payorder order create --amount 12.50 --description "Invoice 42" \\
                                --success https://shop.example/ok --fail https://shop.example/ko
