@@ -15,9 +15,12 @@ export function orderKey(id: string): string {
 
 /**
  * The id to look up, or a usage error: an empty id, "." and "..", dot segments and control
- * characters would make the lookup address point elsewhere (with the token attached).
+ * characters would make the lookup address point elsewhere (with the token attached). Spaces and
+ * line ends around it (a paste) are dropped, and a uuid is sent in lower case, as uuids are written
+ * (RFC 9562) and as the service gives them: a uuid pasted in capitals is the same order.
  */
-export function checkOrderId(id: string): string {
+export function checkOrderId(given: string): string {
+  const id = given.trim();
   const key = orderKey(id);
   if (
     key === '' ||
@@ -28,7 +31,7 @@ export function checkOrderId(id: string): string {
       field: 'id',
       hint: 'give the uuid of the order (v1 also takes its id or resource path)',
     });
-  return key;
+  return isUuid(key) ? key.toLowerCase() : key;
 }
 
 export type IdShape = 'uuid' | 'v1-id' | 'other-id' | 'not-an-id';

@@ -62,6 +62,19 @@ describe('order get', () => {
     ]);
   });
 
+  it('a uuid pasted in capitals or with spaces and a line end around it is the same order, sent in lower case', async () => {
+    const [order] = await setup(1);
+    for (const pasted of [order.uuid.toUpperCase(), `  ${order.uuid}\t\n`]) {
+      const result = await e2e.run(['order', 'get', pasted, '--env', 'sandbox', '--field', 'uuid']);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${order.uuid}\n`);
+    }
+    expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.path)).toEqual([
+      PATHS.lookup('v2', order.uuid),
+      PATHS.lookup('v2', order.uuid),
+    ]);
+  });
+
   it('an unknown order is a clear "not found", exit 1', async () => {
     await setup(0);
     const result = await e2e.run([

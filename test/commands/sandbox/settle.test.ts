@@ -37,6 +37,13 @@ describe('payorder sandbox pay|fail|refund', () => {
     expect(await statusOf(order.uuid)).toBe('PAID');
   });
 
+  it('takes a uuid pasted in capitals', async () => {
+    const order = await newOrder();
+    const result = await payorder(['sandbox', 'pay', ` ${order.uuid.toUpperCase()} `, '--field', 'status']);
+    expect(result).toEqual({ exitCode: 0, stdout: 'PAID\n', stderr: '' });
+    expect(await statusOf(order.uuid)).toBe('PAID');
+  });
+
   it('fail marks it FAILED; a v1 order is found by its id; --field prints one value', async () => {
     const order = await newOrder('v1');
     const result = await payorder(['sandbox', 'fail', order.id, '--field', 'status']);
