@@ -30,7 +30,7 @@ __payorder_opts() {
     "sandbox pay") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox fail") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox refund") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox orders") echo "--status --owner --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox orders") echo "--status --owner --since --limit --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox listen") echo "--forward-to -p --port --host --json --debug -q --quiet --no-input --no-color -h --help" ;;
   esac
 }
@@ -98,6 +98,8 @@ __payorder_value() {
     "sandbox refund|--field") echo "any" ;;
     "sandbox orders|--status") echo "any" ;;
     "sandbox orders|--owner") echo "any" ;;
+    "sandbox orders|--since") echo "any" ;;
+    "sandbox orders|--limit") echo "any" ;;
     "sandbox orders|-o"|"sandbox orders|--output") echo "choices table json ndjson tsv" ;;
     "sandbox orders|--field") echo "any" ;;
     "sandbox listen|--forward-to") echo "any" ;;

@@ -34,12 +34,17 @@ export interface WriterShape {
   batch: boolean;
   /** A lookup (order get): TSV rows also say which id each was and how its lookup went. */
   lookup?: boolean;
+  /**
+   * Fields beyond the order's that each order comes with (`sandbox orders`: owner, description),
+   * after the order's in JSON and as the last TSV columns.
+   */
+  extra?: readonly string[];
 }
 
 export interface OrderWriter {
   format: OutputFormat;
-  /** An order; `input` is the id it was looked up by. */
-  order(order: Order, raw: string, input?: string): void;
+  /** An order; `input` is the id it was looked up by; `extra` the values of the shape's extra fields. */
+  order(order: Order, raw: string, input?: string, extra?: Record<string, string>): void;
   /** An id that gave no order: a row of its own wherever orders have one. */
   miss(miss: LookupMiss): void;
   record(record: BatchRecord, raw?: string): void;
@@ -62,8 +67,14 @@ function tsvRow(
   record: BatchRecord | undefined,
   miss: LookupMiss | undefined,
   input: string | undefined,
+  extra: Record<string, string> | undefined,
 ): { cells: unknown[]; header: readonly string[] } {
   const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
+  if (shape.extra)
+    return {
+      cells: [...cells, ...shape.extra.map((name) => extra?.[name] ?? '')],
+      header: [...ORDER_COLUMNS, ...shape.extra],
+    };
   if (shape.lookup) {
     const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
     return { cells: [...cells, ...lookup], header: LOOKUP_HEADER };
@@ -118,7 +129,7 @@ export async function createOrderWriter(
     out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
   };
 
-  const orderHeader = shape.lookup ? LOOKUP_HEADER : ORDER_COLUMNS;
+  const orderHeader = shape.lookup ? LOOKUP_HEADER : [...ORDER_COLUMNS, ...(shape.extra ?? [])];
   const writeHeader = (header: readonly string[]) => {
     if (!headerDone && flags.headers !== false) out(`${header.join('\t')}\n`);
     headerDone = true;
@@ -136,8 +147,10 @@ export async function createOrderWriter(
     givenRecord?: BatchRecord,
     input?: string,
     givenMiss?: LookupMiss,
+    givenExtra?: Record<string, string>,
   ) => {
     const order = toTerminal ? escapeStrings(given) : given;
+    const extra = toTerminal ? escapeStrings(givenExtra) : givenExtra;
     const record = toTerminal ? escapeStrings(givenRecord) : givenRecord;
     const miss = toTerminal ? escapeStrings(givenMiss) : givenMiss;
     if (flags.field) {
@@ -154,10 +167,10 @@ export async function createOrderWriter(
     switch (format) {
       case 'json':
       case 'ndjson':
-        emitJson(record ?? miss ?? order);
+        emitJson(record ?? miss ?? (extra ? { ...order, ...extra } : order));
         break;
       case 'tsv': {
-        const row = tsvRow(shape, order, record, miss, input);
+        const row = tsvRow(shape, order, record, miss, input, extra);
         emitTsv(row.cells, row.header);
         break;
       }
@@ -177,7 +190,7 @@ export async function createOrderWriter(
 
   return {
     format,
-    order: (order, raw, input) => emit(order, raw, undefined, input),
+    order: (order, raw, input, extra) => emit(order, raw, undefined, input, undefined, extra),
     miss: (miss) => emit(null, undefined, undefined, miss.input, miss),
     record: (record, raw) => emit(record.order, raw, record),
     async ready() {
