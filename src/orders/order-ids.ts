@@ -77,3 +77,28 @@ export function notFoundHint(given: string, version: ApiVersion): string {
         : 'check the id and the environment; v1 looks orders up by uuid or order id';
   }
 }
+
+/**
+ * The ids in the lines of an `order get --input` file: one per line (blank lines and `#` comments
+ * skipped), or payorder's own TSV (of `order create -o tsv`, `order get -o tsv`, `sandbox orders
+ * -o tsv`), recognized by its header: its `uuid` column is read, and a row without one (a batch
+ * line that made no order) is skipped. A header line that is `uuid` alone (`cut -f3` of it) is too.
+ */
+export async function* idsOfLines(lines: AsyncIterable<{ text: string }>): AsyncGenerator<string> {
+  let column: number | undefined;
+  let first = true;
+  for await (const { text: line } of lines) {
+    const text = line.trim();
+    if (text === '' || text.startsWith('#')) continue;
+    if (first) {
+      first = false;
+      const header = line.split('\t').map((cell) => cell.trim());
+      if (header.includes('uuid')) {
+        column = header.indexOf('uuid');
+        continue;
+      }
+    }
+    const id = column === undefined ? text : (line.split('\t')[column] ?? '').trim();
+    if (id !== '') yield id;
+  }
+}

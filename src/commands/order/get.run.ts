@@ -17,7 +17,7 @@ import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
 import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
-import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
+import { checkOrderId, idsOfLines, notFoundHint } from '../../orders/order-ids.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
 import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
@@ -71,9 +71,7 @@ async function* idsFrom(args: string[], input: string | undefined, ctx: Context)
   if (input === undefined) return;
   // Lines are read by bytes with a length limit: `--input /dev/zero` is refused, not read forever.
   const label = input === '-' ? 'stdin' : input;
-  for await (const { text } of readLines(openInput(input, ctx.io.stdin, ctx.signal), label)) {
-    if (text.trim() !== '' && !text.trim().startsWith('#')) yield text.trim();
-  }
+  yield* idsOfLines(readLines(openInput(input, ctx.io.stdin, ctx.signal), label));
 }
 
 /** One id's lookup: the order it gave, or the error that says why there is none. */
