@@ -19,6 +19,11 @@ export interface CachedToken {
   expiresAt: string;
   /** The client the token was issued to (shown by `status`; the cache key holds it too). */
   clientId: string;
+  /**
+   * Issued while PAYORDER_NOW set payorder's clock (a rehearsal of another date): expiresAt is on
+   * that clock, not the service's, so a run on the real clock does not use it.
+   */
+  rehearsal?: true;
 }
 
 export interface Addresses {
