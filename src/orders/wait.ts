@@ -56,54 +56,69 @@ export const orderLookup = (session: Session, key: string) => () =>
 
 /**
  * Waits until the order leaves PENDING or `plan.timeoutMs` has passed, starting from `first` (an
- * order just created) or a first lookup. A lookup that fails in passing (see `passing`) is tried
- * again until the time is up; any other error ends the wait. Ctrl-C ends it with "interrupted".
+ * order just created) or a first lookup of `key`. A lookup that fails in passing (see `passing`),
+ * the first one too, is tried again until the time is up; any other error ends the wait. Ctrl-C
+ * ends it with "interrupted".
  */
 export async function waitForPayment(
   ctx: Context,
   lookup: () => Promise<OrderResult>,
   plan: WaitPlan,
-  first?: OrderResult,
+  start: { first: OrderResult } | { key: string },
 ): Promise<Waited> {
   const started = ctx.clock().getTime();
   let slept = 0;
   // The clock may stand still (PAYORDER_NOW): the time slept counts too.
   const elapsed = () => Math.max(ctx.clock().getTime() - started, slept);
-  let current = first ?? (await lookup());
-  const uuid = escapeControl(current.order.uuid);
-  if (plan.showLink && current.order.links.checkout)
-    note(ctx, `payment link: ${current.order.links.checkout}`);
-  if (current.order.status !== PENDING) return { ...current, end: endOf(current.order.status), waitedMs: 0 };
-
-  const progress = await createProgress(ctx);
-  if (!progress) note(ctx, `waiting up to ${formatDuration(plan.timeoutMs)} for order ${uuid} to be paid…`);
+  let current = 'first' in start ? start.first : undefined;
+  const label = () => escapeControl(current?.order.uuid ?? ('key' in start ? start.key : ''));
   let problem = '';
+  let lastError: CliError | undefined;
+  let progress: Awaited<ReturnType<typeof createProgress>>;
+  /** One lookup: the order, or a problem to say (and the next try) when it failed in passing. */
+  const lookAgain = async () => {
+    try {
+      current = await lookup();
+      problem = '';
+    } catch (error) {
+      if (ctx.signal.aborted) throw stopped(ctx, label());
+      if (!(error instanceof CliError && passing(error))) throw error;
+      lastError = error;
+      problem =
+        error.kind === 'network'
+          ? 'cannot reach the service; trying again'
+          : 'no usable answer; trying again';
+      if (!progress) note(ctx, `${error.message}; trying again`);
+    }
+  };
+  if (!current) await lookAgain();
+  if (current && plan.showLink && current.order.links.checkout)
+    note(ctx, `payment link: ${current.order.links.checkout}`);
+  if (current && current.order.status !== PENDING)
+    return { ...current, end: endOf(current.order.status), waitedMs: 0 };
+
+  progress = await createProgress(ctx);
+  if (!progress && current)
+    note(ctx, `waiting up to ${formatDuration(plan.timeoutMs)} for order ${label()} to be paid…`);
   let pause = FIRST_PAUSE_MS;
   try {
-    while (current.order.status === PENDING) {
+    while (current === undefined || current.order.status === PENDING) {
       const left = plan.timeoutMs - elapsed();
-      if (left <= 0) return { ...current, end: 'timed_out', waitedMs: elapsed() };
+      if (left <= 0) {
+        if (current) return { ...current, end: 'timed_out', waitedMs: elapsed() };
+        // Never an answer in all that time: the last lookup's error says why.
+        throw lastError!;
+      }
       progress?.update(() => spinnerText(ctx, problem || `waiting for payment: ${PENDING}`, left));
       const step = Math.min(pause, left);
       try {
         await ctx.sleep(step, ctx.signal);
       } catch {
-        throw stopped(ctx, uuid);
+        throw stopped(ctx, label());
       }
       slept += step;
       pause = Math.min(pause * GROWTH, MAX_PAUSE_MS);
-      try {
-        current = await lookup();
-        problem = '';
-      } catch (error) {
-        if (ctx.signal.aborted) throw stopped(ctx, uuid);
-        if (!(error instanceof CliError && passing(error))) throw error;
-        problem =
-          error.kind === 'network'
-            ? 'cannot reach the service; trying again'
-            : 'no usable answer; trying again';
-        if (!progress) note(ctx, `${error.message}; trying again`);
-      }
+      await lookAgain();
     }
   } finally {
     progress?.stop();

@@ -248,7 +248,7 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     // Waiting (its spinner and timing) is loaded only for --wait.
     const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
     const lookup = orderLookup(session, created.order.uuid);
-    const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
+    const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, { first: created });
     return { kind: 'order', order: waited.order, raw: waited.raw, waited };
   } catch (error) {
     return { ...created, waitFailure: error };

@@ -100,7 +100,8 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     try {
       // Waiting (its spinner and timing) is loaded only for --wait.
       const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
-      const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
+      const key = checkOrderId(input);
+      const waited = await waitForPayment(ctx, orderLookup(session, key), options.wait, { key });
       return { kind: 'waited', input, waited };
     } catch (error) {
       throw withHint(error, input, version);
