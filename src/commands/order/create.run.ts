@@ -310,8 +310,15 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
       `stopping: no new line is sent; finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to abort at once)`,
     );
   };
-  // On a second Ctrl-C payorder ends at once: say what was done and what is left unknown.
+  // On a second Ctrl-C payorder ends at once, right after this: the lines done but held back behind
+  // one in flight are printed (out of order, each with its line) and counted, then what is unknown.
+  // Everything here is written synchronously, before the process ends.
+  let ended = false;
   const onForced = () => {
+    progress?.stop();
+    for (const { record, raw } of run.heldBack()) writer.record(record, raw);
+    if (!ended) void writer.end();
+    ended = true;
     const summary = run.summary();
     const { line } = batchOutcome(summary);
     renderError(
@@ -327,9 +334,12 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
   };
   ctx.signal.addEventListener('abort', onStop, { once: true });
   ctx.forced.addEventListener('abort', onForced, { once: true });
+  let finished = false;
+  let shown = 0;
   try {
     for await (const { record, raw } of run.records) {
       writer.record(record, raw);
+      shown++;
       if (progress && !ctx.signal.aborted) {
         progress.update(() => {
           const { lines, counts, seconds } = run.summary();
@@ -341,11 +351,15 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
       // A slow reader holds the batch back: no further line is sent until stdout takes this one.
       await writer.ready();
     }
+    finished = true;
   } finally {
     ctx.signal.removeEventListener('abort', onStop);
     ctx.forced.removeEventListener('abort', onForced);
     progress?.stop();
-    await writer.end();
+    // A batch refused before its first line (a `;` CSV, a misspelt column) prints nothing on stdout:
+    // no TSV header, no empty JSON array, which a script would take for an empty result.
+    if (!ended && (finished || shown > 0)) await writer.end();
+    ended = true;
   }
   const { line, error } = batchOutcome(run.summary());
   if (error) throw error;

@@ -284,6 +284,25 @@ describe('order create --input', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--input: cannot read');
   });
+
+  it.each([
+    ['a ; CSV', 'amount;description;success;fail\n1;Tea;https://s.example/ok;https://s.example/ko\n'],
+    ['a header typo', 'ammount,description,success,fail\n1,Tea,https://s.example/ok,https://s.example/ko\n'],
+  ])(
+    '%s is refused before sending: exit 2, nothing on stdout in any format (no TSV header, no [])',
+    async (_, csv) => {
+      await e2e.loginAfresh();
+      const file = join(e2e.dir, 'orders.csv');
+      writeFileSync(file, csv);
+      for (const format of ['tsv', 'json', 'ndjson']) {
+        const result = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, '-o', format]);
+        expect(result.exitCode).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain('--input: ');
+      }
+      expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
+    },
+  );
 });
 
 /** Writes lines 1 to `count` (line n with the external reference REF-n) to the test's folder. */
