@@ -88,6 +88,29 @@ describe('order create', () => {
     });
   });
 
+  it('sends a description of any length: payorder has no limit of its own (the spec shows none)', async () => {
+    await e2e.loginAfresh();
+    const long = 'Boots, size 42. '.repeat(125);
+    const result = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--amount',
+      '1',
+      '--description',
+      long,
+      '--success',
+      'https://shop.example/ok',
+      '--fail',
+      'https://shop.example/ko',
+      '--field',
+      'status',
+    ]);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'PENDING\n' });
+    expect((await journal(e2e.sb.url, 'checkout'))[0].body.description).toBe(long);
+  });
+
   it('v1: sends the decimal and the login userName; same JSON shape', async () => {
     await e2e.loginAfresh();
     const result = await create('--api', 'v1', '--amount', '92233720368547758.07');
