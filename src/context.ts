@@ -8,9 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import type { Transport } from './api/transport.js';
 import { escapeControl } from './output/terminal-text.js';
+import { commandLine } from './session/command-line.js';
 import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
-import { profileEnvFlags } from './store/profile-data.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { clockFrom, type Env, timeoutSeconds, wantsColor } from './variables.js';
 
@@ -180,7 +180,7 @@ export function buildContext({
               : undefined,
           transport,
         },
-        `payorder login ${profileEnvFlags(target)}`,
+        commandLine(['login'], target, { api: false }),
       );
     },
   };

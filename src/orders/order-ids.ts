@@ -6,6 +6,7 @@
  */
 import { type ApiVersion, PATHS } from '../contract/versions.js';
 import { usageError } from '../errors.js';
+import { commandLine, type HintTarget } from '../session/command-line.js';
 
 /** "/1/order/abc" → "abc": a resource path is reduced to its last segment. */
 export function orderKey(id: string): string {
@@ -58,22 +59,23 @@ export function idShape(given: string): IdShape {
 const BY_ID_ONLY =
   'the service looks orders up by id only: the order uuid (v1: also the order id), not by reference, amount, e-mail or description';
 
-/** The hint for an order not found by `given` on `version`: what to try instead. */
-export function notFoundHint(given: string, version: ApiVersion): string {
+/** The hint for an order not found by `given` on `target`: what to try instead, as a command to paste. */
+export function notFoundHint(given: string, target: HintTarget): string {
+  const { version } = target;
+  const other: ApiVersion = version === 'v2' ? 'v1' : 'v2';
+  const onOther = commandLine(['order', 'get', given.trim()], { ...target, version: other });
   switch (idShape(given)) {
     case 'not-an-id':
       return `${JSON.stringify(given)} is not an order id; ${BY_ID_ONLY}`;
     case 'uuid':
-      return version === 'v2'
-        ? 'check the uuid and the environment; an order created on v1 is found only with --api v1'
-        : 'check the uuid and the environment; an order created on v2 is found only with --api v2';
+      return `check the uuid and the environment; an order created on ${other} is found only with --api ${other}: ${onOther}`;
     case 'v1-id':
       return version === 'v2'
-        ? 'this looks like a v1 order id: v2 looks orders up by uuid only; try --api v1'
+        ? `this looks like a v1 order id: v2 looks orders up by uuid only; try ${onOther}`
         : 'check the id and the environment; an order created on v2 is found only by its uuid with --api v2';
     default:
       return version === 'v2'
-        ? 'v2 looks orders up by uuid only; a v1 order id needs --api v1'
+        ? `v2 looks orders up by uuid only; a v1 order id needs --api v1: ${onOther}`
         : 'check the id and the environment; v1 looks orders up by uuid or order id';
   }
 }

@@ -11,6 +11,7 @@ import { note } from '../output/messages.js';
 import { createProgress } from '../output/progress.js';
 import { escapeControl } from '../output/terminal-text.js';
 import { truncateText } from '../output/text-width.js';
+import { commandLine, type HintTarget } from '../session/command-line.js';
 import type { Session } from '../session/session.js';
 
 /** How the wait ended: the status the order left PENDING for, or the time ran out. */
@@ -24,6 +25,8 @@ export interface Waited extends OrderResult {
 
 export interface WaitPlan {
   timeoutMs: number;
+  /** Where the order is, for the hints that give the command to wait again. */
+  target?: HintTarget;
   /** Say the payment link before waiting (order create --wait: the payer needs it now). */
   showLink?: boolean;
 }
@@ -81,7 +84,7 @@ export async function waitForPayment(
       current = await lookup();
       problem = '';
     } catch (error) {
-      if (ctx.signal.aborted) throw stopped(ctx, label());
+      if (ctx.signal.aborted) throw stopped(ctx, label(), plan);
       if (!(error instanceof CliError && passing(error))) throw error;
       lastError = error;
       problem =
@@ -114,7 +117,7 @@ export async function waitForPayment(
       try {
         await ctx.sleep(step, ctx.signal);
       } catch {
-        throw stopped(ctx, label());
+        throw stopped(ctx, label(), plan);
       }
       slept += step;
       pause = Math.min(pause * GROWTH, MAX_PAUSE_MS);
@@ -138,11 +141,24 @@ function endOf(status: string): WaitEnd {
   return 'failed';
 }
 
-function stopped(ctx: Context, uuid: string): CliError {
+/** The command that waits for the order again, for as long as this wait was to last unless `timeout`. */
+function waitAgain(uuid: string, plan: WaitPlan, timeout?: string): string {
+  const words = [
+    'order',
+    'get',
+    uuid,
+    '--wait',
+    '--timeout',
+    timeout ?? formatDuration(plan.timeoutMs).replaceAll(' ', ''),
+  ];
+  return plan.target ? commandLine(words, plan.target) : `payorder ${words.join(' ')}`;
+}
+
+function stopped(ctx: Context, uuid: string, plan: WaitPlan): CliError {
   return ctx.signal.reason === 'EPIPE'
     ? new CliError('closed_pipe', `stdout was closed: stopped waiting for order ${uuid}`)
     : new CliError('interrupted', `interrupted: stopped waiting for order ${uuid}, still ${PENDING}`, {
-        hint: 'wait again with payorder order get UUID --wait',
+        hint: `wait again with ${waitAgain(uuid, plan)}`,
       });
 }
 
@@ -163,7 +179,7 @@ export function waitError(waited: Waited, plan: WaitPlan): CliError | undefined 
       return new CliError(
         'wait_timed_out',
         `order ${uuid} is still ${PENDING} after ${formatDuration(plan.timeoutMs)}`,
-        { hint: 'wait longer with order get --wait and a larger --timeout, e.g. --timeout 30m' },
+        { hint: `wait longer with a larger --timeout: ${waitAgain(uuid, plan, '30m')}` },
       );
   }
 }

@@ -35,6 +35,7 @@ import { createOrderWriter } from '../../output/order-writer.js';
 import { type LinkRequests, showPaymentLink } from '../../output/payment-link.js';
 import { createProgress, whileWaiting } from '../../output/progress.js';
 import { chooseFormat, render, renderError } from '../../output/render.js';
+import { commandLine } from '../../session/command-line.js';
 import { batchWindow } from '../../session/config-keys.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
@@ -248,7 +249,8 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     // Waiting (its spinner and timing) is loaded only for --wait.
     const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
     const lookup = orderLookup(session, created.order.uuid);
-    const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, { first: created });
+    const plan = { ...options.wait, showLink: true, target };
+    const waited = await waitForPayment(ctx, lookup, plan, { first: created });
     return { kind: 'order', order: waited.order, raw: waited.raw, waited };
   } catch (error) {
     return { ...created, waitFailure: error };
@@ -256,9 +258,9 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
 }
 
 /** A failure after the order was created, saying so: a script must not create it again. */
-function afterCreation(error: unknown, uuid: string): unknown {
+function afterCreation(error: unknown, uuid: string, target: Target): unknown {
   if (!(error instanceof CliError)) return error;
-  const created = `order ${uuid} was created: do not create it again; look it up with payorder order get ${uuid}`;
+  const created = `order ${uuid} was created: do not create it again; look it up with ${commandLine(['order', 'get', uuid], target)}`;
   return new CliError(error.kind, error.message, {
     ...error.details,
     hint: error.details.hint ? `${created}. ${error.details.hint}` : created,
@@ -284,10 +286,15 @@ export async function renderOrderCreate(
     const writer = await createOrderWriter(ctx, output, format, { single: true, batch: false });
     writer.order(result.order, result.raw);
     await writer.end();
-    if (result.waitFailure !== undefined) throw afterCreation(result.waitFailure, result.order.uuid);
+    if (result.waitFailure !== undefined)
+      throw afterCreation(result.waitFailure, result.order.uuid, options.target);
     if (!result.waited) await showLink(result.order, options, ctx);
     const unpaid =
-      result.waited && (await import('../../orders/wait.js')).waitError(result.waited, options.wait!);
+      result.waited &&
+      (await import('../../orders/wait.js')).waitError(result.waited, {
+        ...options.wait!,
+        target: options.target,
+      });
     if (unpaid) throw unpaid;
     return;
   }

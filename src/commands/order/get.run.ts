@@ -13,7 +13,6 @@ import {
   type WaitFlags,
 } from '../../cli/options.js';
 import { type Context, withConnections } from '../../context.js';
-import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
 import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
@@ -82,14 +81,13 @@ export type OrderGetResult =
   | { kind: 'waited'; input: string; waited: Waited };
 
 /** A "not found" with the hint its id calls for: the other --api, or that only ids are looked up. */
-function withHint(error: unknown, id: string, version: ApiVersion): unknown {
+function withHint(error: unknown, id: string, target: Target): unknown {
   if (!(error instanceof CliError) || error.kind !== 'not_found') return error;
-  return new CliError('not_found', error.message, { ...error.details, hint: notFoundHint(id, version) });
+  return new CliError('not_found', error.message, { ...error.details, hint: notFoundHint(id, target) });
 }
 
 /** Each id's lookup, in input order; or, with --wait, the one order once it has left PENDING. */
 export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promise<OrderGetResult> {
-  const { version } = options.target;
   // Ids from a file are many: they go through a keep-alive agent sized to --concurrency.
   const session = await openSession(
     options.input === undefined ? ctx : withConnections(ctx, options.concurrency),
@@ -101,10 +99,11 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       // Waiting (its spinner and timing) is loaded only for --wait.
       const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
       const key = checkOrderId(input);
-      const waited = await waitForPayment(ctx, orderLookup(session, key), options.wait, { key });
+      const plan = { ...options.wait, target: options.target };
+      const waited = await waitForPayment(ctx, orderLookup(session, key), plan, { key });
       return { kind: 'waited', input, waited };
     } catch (error) {
-      throw withHint(error, input, version);
+      throw withHint(error, input, options.target);
     }
   }
   const lookup = async (input: string): Promise<Lookup> => {
@@ -112,7 +111,7 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       const key = checkOrderId(input);
       return { input, found: await session.authorized((token) => session.client.getOrder(token, key)) };
     } catch (error) {
-      const failure = withHint(error, input, version);
+      const failure = withHint(error, input, options.target);
       if (!(failure instanceof CliError)) throw failure;
       return { input, error: failure };
     }
@@ -138,7 +137,10 @@ export async function renderOrderGet(
     const { waited, input } = result;
     writer.order(waited.order, waited.raw, input);
     await writer.end();
-    const error = (await import('../../orders/wait.js')).waitError(waited, options.wait!);
+    const error = (await import('../../orders/wait.js')).waitError(waited, {
+      ...options.wait!,
+      target: options.target,
+    });
     if (error) throw error;
     return;
   }

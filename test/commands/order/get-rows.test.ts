@@ -4,6 +4,7 @@
  * are no id at all, and tables that fit the terminal, seen on a real pseudo-terminal.
  */
 import { describe, expect, it } from 'vitest';
+import { shellWords } from '../../../src/cli/browser.js';
 import { textWidth } from '../../../src/output/text-width.js';
 import { BIN, onTerminal, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
@@ -100,18 +101,27 @@ describe('every id gets one row, in input order', () => {
   });
 });
 
+/** Runs the command a hint gives, as pasted into a shell (with this test's environment). */
+async function pasted(stderr: string) {
+  const line = stderr.split('\n').find((l) => l.startsWith('hint: '))!;
+  const command = line.slice(line.indexOf('payorder '));
+  const words = shellWords(command);
+  expect(words[0]).toBe('payorder');
+  return runInProcess(words.slice(1), { env: e2e.env() });
+}
+
 describe('hints for an id that is not found', () => {
   it('a v1 order id on v2: look it up with --api v1 (where it is found)', async () => {
     await e2e.login();
     const token = await tokenFor(e2e.sb.url, 'v1', SHOP);
     const v1 = await createOrder(e2e.sb.url, token, 'v1', { userName: SHOP.username });
-    for (const id of [v1.id, v1.id.split('/').pop()]) {
+    for (const id of [v1.id, v1.id.split('/').pop()!]) {
       const result = await get([id]);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain(
-        'hint: this looks like a v1 order id: v2 looks orders up by uuid only; try --api v1\n',
+        `hint: this looks like a v1 order id: v2 looks orders up by uuid only; try payorder order get ${id} --env sandbox --api v1\n`,
       );
-      expect((await get([id], '--api', 'v1')).exitCode).toBe(0);
+      expect((await pasted(result.stderr)).exitCode).toBe(0);
     }
   });
 
@@ -120,8 +130,9 @@ describe('hints for an id that is not found', () => {
     const result = await get([a!], '--api', 'v1');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
-      'hint: check the uuid and the environment; an order created on v2 is found only with --api v2\n',
+      `hint: check the uuid and the environment; an order created on v2 is found only with --api v2: payorder order get ${a} --env sandbox\n`,
     );
+    expect(await pasted(result.stderr)).toMatchObject({ exitCode: 0 });
   });
 
   it.each(['jane@shop.example', '19.99', 'Invoice 42'])(

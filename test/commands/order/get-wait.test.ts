@@ -77,6 +77,28 @@ describe('order get --wait', () => {
     expect(await journal(e2e.sb.url, 'lookup')).toHaveLength(result.slept.length + 1);
   });
 
+  it('Ctrl-C: the hint waits again with the real uuid and --env, pasteable as it stands', async () => {
+    const uuid = await pendingOrder();
+    const stop = new AbortController();
+    const time = virtualTime(new Date(), () => stop.abort('SIGINT'));
+    const result = await runInProcess(
+      ['order', 'get', ` ${uuid.toUpperCase()} `, '--wait', '--env', 'sandbox'],
+      {
+        env: e2e.env(),
+        time,
+        signal: stop.signal,
+      },
+    );
+    expect(result.exitCode).toBe(EXIT.interrupted);
+    expect(result.stderr).toContain(
+      `hint: wait again with payorder order get ${uuid} --wait --timeout 10m --env sandbox\n`,
+    );
+    await setStatus(uuid, 'PAID');
+    const again = result.stderr.split('hint: wait again with payorder ')[1]!.trim().split(' ');
+    const pasted = await waiting(again.filter((word) => word !== '--env' && word !== 'sandbox'));
+    expect(pasted.exitCode, pasted.stderr).toBe(0);
+  });
+
   it('an order paid already: printed at once, exit 0, no pause', async () => {
     const uuid = await pendingOrder();
     await call(e2e.sb.url, 'POST', `/pay/${uuid}/pay`);
