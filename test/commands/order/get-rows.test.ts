@@ -75,7 +75,8 @@ describe('every id gets one row, in input order', () => {
       env: e2e.env({ NO_COLOR: '1' }),
       stdoutIsTTY: true,
       stderrIsTTY: true,
-      columns: 100,
+      // Wide enough for the payment links beside their orders (they are never cut).
+      columns: 130,
     });
     expect(table.exitCode).toBe(1);
     const lines = table.stdout.trimEnd().split('\n');
@@ -172,26 +173,38 @@ describe('on a terminal', () => {
       const shown = await screen(columns, `order get ${a} ${MISSING} ${b}`);
       expect(shown.exitCode).toBe(1);
       const lines = shown.stdout.split('\n').filter((line) => line !== '');
-      for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(columns);
-      const rows = lines.filter((line) => /^[0-9a-f]{8}-/.test(line));
+      // Every line fits but the payment links, never cut: each follows the table whole, under its uuid.
+      const links = [a, b].map((uuid) => `${e2e.sb.url}/pay/${uuid}`);
+      for (const line of lines.filter((l) => !links.includes(l)))
+        expect(textWidth(line), line).toBeLessThanOrEqual(columns);
+      const rows = lines.filter((line) => /^[0-9a-f]{8}-/.test(line) && line.includes('  '));
       expect(rows.map((line) => line.split(/ {2,}/).slice(0, 2))).toEqual([
         [a, 'PENDING'],
         [MISSING, 'not found'],
         [b, 'PAID'],
       ]);
-      if (columns === 80) expect(rows[0]).toMatch(/ {2}v2 {3}http:\/\/127\.0\.0\.1:\S*…$/);
+      expect(lines.slice(lines.indexOf('payment links'))).toEqual([
+        'payment links',
+        a,
+        links[0],
+        b,
+        links[1],
+      ]);
     },
   );
 
-  it('60 columns: one order fits, the payment link cut with where to get it whole', async () => {
+  it('60 columns: one order fits, the payment link whole on a line of its own', async () => {
     const [a] = await twoOrders();
     const shown = await screen(60, `order get ${a}`);
     expect(shown.exitCode, shown.stdout).toBe(0);
-    const lines = shown.stdout.split('\n');
-    for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(60);
+    const link = `${e2e.sb.url}/pay/${a}`;
+    expect(link.length).toBeGreaterThan(60);
+    const lines = shown.stdout.split('\n').map((line) => line.trimEnd());
+    for (const line of lines.filter((l) => l !== link)) expect(textWidth(line), line).toBeLessThanOrEqual(60);
     expect(lines.filter((line) => new RegExp(`^uuid +${a}$`).test(line))).toHaveLength(1);
-    expect(lines).toContain('payment link (cut to fit: --field links.checkout prints it)');
-    const whole = await screen(60, `order get ${a} --field links.checkout`);
-    expect(whole.stdout.trim()).toBe(`${e2e.sb.url}/pay/${a}`);
+    expect(lines.slice(lines.indexOf('payment link'), lines.indexOf('payment link') + 2)).toEqual([
+      'payment link',
+      link,
+    ]);
   });
 });
