@@ -40,6 +40,8 @@ export interface Flags {
   interactive: boolean;
   /** --allow-insecure-http: http:// addresses for production and stage (session/cleartext.ts). */
   allowInsecureHttp: boolean;
+  /** --jq: stdout is held for the filter (output/jq-output.ts) until the command is done. */
+  jq: boolean;
 }
 
 export interface ClientOptions {
@@ -130,7 +132,14 @@ export function buildContext({
     env,
     clock: clock ?? clockFrom(env),
     sleep: sleep ?? ((ms, abort) => delay(ms, undefined, { signal: abort })),
-    flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY, allowInsecureHttp: false },
+    flags: {
+      debug: false,
+      quiet: false,
+      json: false,
+      interactive: io.stdinIsTTY,
+      allowInsecureHttp: false,
+      jq: false,
+    },
     signal,
     forced: forced ?? new AbortController().signal,
     store() {

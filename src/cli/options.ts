@@ -60,7 +60,9 @@ export function outputOptions(command: Command, { orders = true } = {}): Command
 }
 
 export function jsonOption(command: Command, description = 'print JSON'): Command {
-  return command.option('--json', description);
+  return command
+    .option('--json', description)
+    .option('--jq <expr>', 'filter the JSON output with a jq expression, strings printed raw (jq 1.8)');
 }
 
 /**

@@ -16,6 +16,7 @@ import { registerSandbox } from '../commands/sandbox.js';
 import { registerStatus } from '../commands/status.js';
 import { registerToken } from '../commands/token.js';
 import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
 import { debugFromEnv } from '../variables.js';
 import { VERSION } from '../version.js';
 
@@ -86,16 +87,28 @@ export function buildProgram(ctx: Context): Command {
   registerMan(program, ctx);
   registerSandbox(program, ctx);
   registerComplete(program, ctx);
-  program.hook('preAction', (_root, action) => {
+  program.hook('preAction', async (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;
       quiet?: boolean;
       json?: boolean;
+      jq?: string;
       prompts?: boolean;
       color?: boolean;
       output?: string;
+      field?: string;
+      raw?: boolean;
       allowInsecureHttp?: boolean;
     };
+    if (options.jq !== undefined) {
+      // --jq filters JSON: the command prints JSON for it, whatever else it would have chosen.
+      if (options.field !== undefined || options.raw || (options.output && options.output !== 'json'))
+        throw usageError('--jq filters the JSON output: drop -o, --field and --raw', { field: '--jq' });
+      action.setOptionValue('json', true);
+      options.json = true;
+      await (await import('../output/jq-output.js')).startJq(ctx, options.jq);
+      ctx.flags.jq = true;
+    }
     ctx.flags.debug = Boolean(options.debug) || debugFromEnv(ctx.env);
     ctx.flags.quiet = Boolean(options.quiet);
     ctx.flags.json = Boolean(options.json) || options.output === 'json';
