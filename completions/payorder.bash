@@ -22,7 +22,7 @@ __payorder_opts() {
     "config list") echo "--debug -q --quiet --no-input --no-color --all --json --jq -h --help" ;;
     "order") echo "-h --help" ;;
     "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "order get") echo "--input --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order get") echo "--input --web --qr --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "migrate-check") echo "--config --live --profile --json --jq --format --fix --write --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;

@@ -173,6 +173,8 @@ complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l no-input
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order create"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l input -r -F -d 'read ids from this file, one per line, or payorder\'s own -o tsv output (its uuid column) (- for stdin)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l web -d 'open the order\'s payment link in the browser ($BROWSER, else the system default)'
+complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l qr -d 'print the order\'s payment link as a QR code (on stderr when stdout carries data)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l concurrency -x -d 'lookups in flight at once'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l wait -d 'look the order up until it leaves PENDING (a spinner on a terminal), then print it'
 complete -c payorder -n 'test "$(__payorder_path)" = "order get"' -l timeout -x -d 'with --wait: how long to wait, e.g. 30s, 10m, 1h (default 10m)'

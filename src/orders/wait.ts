@@ -29,6 +29,8 @@ export interface WaitPlan {
   target?: HintTarget;
   /** Say the payment link before waiting (order create --wait: the payer needs it now). */
   showLink?: boolean;
+  /** Runs once, on the first answer of a lookup (order get --wait --qr: the code before waiting). */
+  onFirstAnswer?: (found: OrderResult) => Promise<void>;
 }
 
 /** The first look again comes after a second; each pause is half as long again, up to 15 seconds. */
@@ -95,6 +97,14 @@ export async function waitForPayment(
     }
   };
   if (!current) await lookAgain();
+  let answered = false;
+  const firstAnswer = async () => {
+    if (answered || !current || !plan.onFirstAnswer) return;
+    answered = true;
+    progress?.stop();
+    await plan.onFirstAnswer(current);
+  };
+  await firstAnswer();
   if (current && plan.showLink && current.order.links.checkout)
     note(ctx, `payment link: ${current.order.links.checkout}`);
   if (current && current.order.status !== PENDING)
@@ -122,6 +132,7 @@ export async function waitForPayment(
       slept += step;
       pause = Math.min(pause * GROWTH, MAX_PAUSE_MS);
       await lookAgain();
+      await firstAnswer();
     }
   } finally {
     progress?.stop();

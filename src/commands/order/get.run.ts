@@ -21,6 +21,7 @@ import { orderedPool } from '../../orders/ordered-pool.js';
 import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { createOrderWriter } from '../../output/order-writer.js';
+import type { LinkRequests } from '../../output/payment-link.js';
 import { chooseFormat, renderError } from '../../output/render.js';
 import { requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
@@ -30,6 +31,8 @@ export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
   /** A file to read, or false for --no-input (which shares the name: never prompt). */
   input?: string | false;
   concurrency: string;
+  web?: boolean;
+  qr?: boolean;
 }
 
 export interface OrderGetOptions {
@@ -41,6 +44,8 @@ export interface OrderGetOptions {
   storedOutput?: OutputFormat;
   /** --wait: look the one order up until it leaves PENDING, for at most this long. */
   wait?: WaitPlan;
+  /** --web and --qr: the payment link of the one order looked up. */
+  link: LinkRequests;
 }
 
 export async function parseOrderGetOptions(
@@ -58,11 +63,19 @@ export async function parseOrderGetOptions(
       field: '--wait',
     });
   for (const id of ids) checkOrderId(id);
+  const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
+  if ((link.web || link.qr) && (ids.length !== 1 || input !== undefined))
+    throw usageError(
+      `${link.web ? '--web' : '--qr'} shows the payment link of one order: give one uuid (or v1 id)`,
+      {
+        field: link.web ? '--web' : '--qr',
+      },
+    );
   const output = parseOutputOptions(flags);
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
   requireCredentials(ctx, data, target);
-  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output, wait };
+  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output, wait, link };
 }
 
 async function* idsFrom(args: string[], input: string | undefined, ctx: Context): AsyncGenerator<string> {
@@ -99,7 +112,12 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       // Waiting (its spinner and timing) is loaded only for --wait.
       const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
       const key = checkOrderId(input);
-      const plan = { ...options.wait, target: options.target };
+      // The payer needs the link (its QR code, the browser) while payorder waits: shown at the first answer.
+      const plan = {
+        ...options.wait,
+        target: options.target,
+        onFirstAnswer: (found: OrderResult) => showLink(found, options, ctx),
+      };
       const waited = await waitForPayment(ctx, orderLookup(session, key), plan, { key });
       return { kind: 'waited', input, waited };
     } catch (error) {
@@ -121,6 +139,15 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     signal: ctx.signal,
   });
   return { kind: 'lookups', lookups };
+}
+
+/** --qr and --web for the order found: the QR code on stdout when stdout shows a table, else on stderr. */
+async function showLink(found: OrderResult, options: OrderGetOptions, ctx: Context): Promise<void> {
+  if (!options.link.web && !options.link.qr) return;
+  const format = chooseFormat(ctx, { asked: options.output.format, stored: options.storedOutput });
+  const stdoutIsData = format !== 'table' || options.output.field !== undefined || options.output.raw;
+  const { showPaymentLink } = await import('../../output/payment-link.js');
+  await showPaymentLink(ctx, found.order.links.checkout, options.link, { stdoutIsData });
 }
 
 const isSingle = (options: OrderGetOptions) => options.ids.length === 1 && options.input === undefined;
@@ -146,10 +173,12 @@ export async function renderOrderGet(
   }
   let worst: CliError | undefined;
   let failures = 0;
+  let found: OrderResult | undefined;
   try {
     for await (const lookup of result.lookups) {
       if ('found' in lookup) {
         writer.order(lookup.found.order, lookup.found.raw, lookup.input);
+        if (single) found = lookup.found;
       } else {
         const { error } = lookup;
         failures++;
@@ -168,6 +197,7 @@ export async function renderOrderGet(
   } finally {
     await writer.end();
   }
+  if (found) await showLink(found, options, ctx);
   if (ctx.signal.aborted)
     throw ctx.signal.reason === 'EPIPE'
       ? new CliError('closed_pipe', 'stdout was closed: stopped looking orders up')
