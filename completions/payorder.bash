@@ -26,12 +26,12 @@ __payorder_opts() {
     "migrate-check") echo "--config --live --profile --json --jq --format --fix --write --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
-    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --allow-host --allow-listener-host --public-url --openapi --json --jq --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --allow-host --allow-listener-host --public-url --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox pay") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox fail") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox refund") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox orders") echo "--status --owner --since --limit --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox listen") echo "--forward-to -p --port --host --json --jq --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox listen") echo "--forward-to -p --port --host --json --debug -q --quiet --no-input --no-color -h --help" ;;
   esac
 }
 __payorder_value() {
@@ -96,7 +96,6 @@ __payorder_value() {
     "sandbox|--allow-host") echo "any" ;;
     "sandbox|--allow-listener-host") echo "any" ;;
     "sandbox|--public-url") echo "any" ;;
-    "sandbox|--jq") echo "any" ;;
     "sandbox pay|--jq") echo "any" ;;
     "sandbox pay|-o"|"sandbox pay|--output") echo "choices table json ndjson tsv" ;;
     "sandbox pay|--field") echo "any" ;;
@@ -116,14 +115,13 @@ __payorder_value() {
     "sandbox listen|--forward-to") echo "any" ;;
     "sandbox listen|-p"|"sandbox listen|--port") echo "any" ;;
     "sandbox listen|--host") echo "any" ;;
-    "sandbox listen|--jq") echo "any" ;;
   esac
 }
 __payorder_args() {
   case "$1|$2" in
-    "config get|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config set|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config unset|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config get|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config set|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config unset|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
     "migrate-check|"*) echo "files" ;;
     "completion|0") echo "choices bash zsh fish powershell" ;;
   esac

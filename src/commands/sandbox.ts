@@ -53,7 +53,9 @@ export function registerSandbox(program: Command, ctx: Context): void {
       '--openapi',
       'print the OpenAPI 3.1 document of both versions (with --host and --port as its server) and exit',
     );
-  jsonOption(command, 'print one JSON line with the address and accounts when ready, and no request log');
+  jsonOption(command, 'print one JSON line with the address and accounts when ready, and no request log', {
+    jq: false,
+  });
   conventions(command);
   examples(command, [
     ['start on the default port 4010', 'payorder sandbox'],

@@ -43,6 +43,8 @@ export interface BatchOptions {
   concurrency: number;
   journal: JournalChoice;
   retryUnknown: boolean;
+  /** --description, --success, --fail (or their config defaults): for the lines that have none. */
+  lineDefaults?: Partial<Pick<OrderFields, 'description' | 'success' | 'fail'>>;
 }
 
 /** Errors after which no further line is sent: the next lines would fail the same way. */
@@ -88,6 +90,10 @@ function openBatchJournal(ctx: Context, session: Session, choice: JournalChoice)
     again: choice.again,
   });
 }
+
+/** The fields a line gives (an absent key or column is undefined, not a value). */
+const definedOf = (fields: OrderFields) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as OrderFields;
 
 export function startBatch(ctx: Context, session: Session, options: BatchOptions): BatchRun {
   const batch = new Batch(ctx, session, options);
@@ -188,8 +194,10 @@ class Batch {
   }
 
   /** A line's record: refused as read, decided by an earlier run, or sent now. */
-  async #handle({ line, fields, problem }: InputLine): Promise<LineResult | typeof NOT_SENT> {
-    if (problem) return failed(line, inputOf(fields), new CliError('usage', problem));
+  async #handle({ line, fields: given, problem }: InputLine): Promise<LineResult | typeof NOT_SENT> {
+    if (problem) return failed(line, inputOf(given), new CliError('usage', problem));
+    // A field the line does not have at all (no such column or key) comes from the flags or config.
+    const fields = given && { ...this.options.lineDefaults, ...definedOf(given) };
     const { target } = this.session;
     let draft: OrderDraft;
     try {

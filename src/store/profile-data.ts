@@ -65,6 +65,10 @@ export interface StoreData extends ProfileData {
     output?: OutputFormat;
     /** config batch-window: a duration such as "24h" (session/config-keys.ts). */
     batchWindow?: string;
+    /** config default-success, default-fail, default-description: for batch lines without them. */
+    success?: string;
+    fail?: string;
+    description?: string;
   };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;

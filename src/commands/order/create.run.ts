@@ -19,7 +19,9 @@ import { type Order, type OrderDraft, orderRequestBody } from '../../contract/sc
 import { CliError, usageError } from '../../errors.js';
 import { type BatchOptions, type BatchRun, type JournalChoice, startBatch } from '../../orders/batch.js';
 import { batchOutcome, rerun } from '../../orders/batch-outcome.js';
+import type { PreviewLine } from '../../orders/batch-preview.js';
 import {
+  checkField,
   checkGivenFields,
   draftFrom,
   flagName,
@@ -35,6 +37,7 @@ import { createOrderWriter } from '../../output/order-writer.js';
 import { type LinkRequests, showPaymentLink } from '../../output/payment-link.js';
 import { createProgress, whileWaiting } from '../../output/progress.js';
 import { chooseFormat, render, renderError } from '../../output/render.js';
+import { escapeControl } from '../../output/terminal-text.js';
 import { commandLine } from '../../session/command-line.js';
 import { batchWindow } from '../../session/config-keys.js';
 import { findCredentials, requireCredentials } from '../../session/credentials.js';
@@ -79,6 +82,7 @@ export interface OrderCreateOptions {
 export type OrderCreateResult =
   | { kind: 'order'; order: Order; raw: string; waited?: Waited; waitFailure?: unknown }
   | { kind: 'dry-run'; request: WireRequest }
+  | { kind: 'batch-dry-run'; lines: AsyncGenerator<PreviewLine> }
   | { kind: 'batch'; run: BatchRun };
 
 /** The journal is written as the batch goes: its folder must exist before the first line is sent. */
@@ -94,6 +98,9 @@ function checkJournalFolder(journal: string): void {
       },
     );
 }
+
+/** The fields a batch line takes from the flags, or the config defaults, when its file has none. */
+const LINE_DEFAULTS = ['description', 'success', 'fail'] as const;
 
 /** Every required flag that is missing, in one message: a script learns them all in one run. */
 function missingFlags(missing: RequiredField[]): CliError {
@@ -119,10 +126,14 @@ export async function parseOrderCreateOptions(
     external_reference: flags.externalReference,
   };
   const input = typeof flags.input === 'string' ? flags.input : undefined;
-  const given = Object.entries(fields).filter(([, v]) => v !== undefined);
+  // A batch takes --description, --success and --fail for the lines that have none; the rest of an
+  // order is each line's own.
+  const given = Object.entries(fields).filter(
+    ([k, v]) => v !== undefined && !(input !== undefined && (LINE_DEFAULTS as readonly string[]).includes(k)),
+  );
   if (input !== undefined && given.length > 0) {
     throw usageError(
-      `--input takes every field from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')}`,
+      `--input takes the amount and the references from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')} (only --description, --success and --fail go with it, for the lines without them)`,
     );
   }
   const concurrency = parseConcurrency(flags.concurrency);
@@ -134,8 +145,6 @@ export async function parseOrderCreateOptions(
       '--again goes with the journal payorder keeps itself; with --journal, give a new journal file to create every line anew',
       { field: '--again' },
     );
-  if (input !== undefined && flags.dryRun)
-    throw usageError('--dry-run shows a single request; it does not go with --input');
   const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
   if ((link.web || link.qr) && (input !== undefined || flags.dryRun))
     throw usageError(
@@ -171,7 +180,15 @@ export async function parseOrderCreateOptions(
       flags.journal !== undefined
         ? { kind: 'file', path: flags.journal }
         : { kind: 'automatic', ...batchWindow(data), again: Boolean(flags.again) };
-    options.batch = { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown) };
+    // Flags first, then the config defaults; each checked now, before any line is read.
+    const lineDefaults: BatchOptions['lineDefaults'] = {};
+    for (const field of LINE_DEFAULTS) {
+      const value = fields[field] ?? data.defaults?.[field];
+      if (value === undefined) continue;
+      checkField(field, value, fields[field] !== undefined ? flagName : (f) => `default-${f}`);
+      lineDefaults[field] = value;
+    }
+    options.batch = { input, concurrency, journal, retryUnknown: Boolean(flags.retryUnknown), lineDefaults };
     return options;
   }
   const missing = missingFields(fields);
@@ -220,6 +237,15 @@ function showLink(
 
 export async function runOrderCreate(options: OrderCreateOptions, ctx: Context): Promise<OrderCreateResult> {
   const { target } = options;
+  if (options.batch && options.dryRun) {
+    const data = (await ctx.store()).read();
+    const username = findCredentials(ctx, data, target)?.credentials.username ?? '<username of the login>';
+    const { previewBatch } = await import('../../orders/batch-preview.js');
+    return {
+      kind: 'batch-dry-run',
+      lines: previewBatch(ctx, await ctx.client(target), target, options.batch, username),
+    };
+  }
   if (options.batch) {
     const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
       interruptible: false,
@@ -281,6 +307,7 @@ export async function renderOrderCreate(
     });
     return;
   }
+  if (result.kind === 'batch-dry-run') return renderBatchPreview(result.lines, options, ctx);
   if (result.kind === 'order') {
     const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
     const writer = await createOrderWriter(ctx, output, format, { single: true, batch: false });
@@ -299,6 +326,40 @@ export async function renderOrderCreate(
     return;
   }
   await renderBatch(result.run, options, ctx);
+}
+
+/**
+ * A batch's dry run: each line's request (NDJSON by default when piped, -o json an array, a
+ * terminal the requests as text), then on stderr whether every line would be sent. Exit 2 when one
+ * would not: the file needs fixing first.
+ */
+async function renderBatchPreview(
+  lines: AsyncGenerator<PreviewLine>,
+  { output }: OrderCreateOptions,
+  ctx: Context,
+): Promise<void> {
+  const format = chooseFormat(ctx, { asked: output.format, whenPiped: 'ndjson' });
+  let count = 0;
+  const invalid: number[] = [];
+  for await (const preview of lines) {
+    if (preview.error) invalid.push(preview.line);
+    if (format === 'ndjson') ctx.io.stdout.write(`${JSON.stringify(preview)}\n`);
+    else if (format === 'json')
+      ctx.io.stdout.write(
+        `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(preview, null, 2).replace(/^/gm, '  ')}`,
+      );
+    else if (preview.request)
+      ctx.io.stdout.write(`# line ${preview.line}\n${requestText(preview.request)}\n\n`);
+    else ctx.io.stdout.write(`# line ${preview.line}: not sent: ${escapeControl(preview.error.message)}\n\n`);
+    count++;
+  }
+  if (format === 'json') ctx.io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
+  if (invalid.length > 0)
+    throw usageError(
+      `dry run: ${invalid.length} of ${count} line${count === 1 ? '' : 's'} would not be sent (line${invalid.length === 1 ? '' : 's'} ${invalid.slice(0, 10).join(', ')}${invalid.length > 10 ? ', …' : ''}); nothing was sent`,
+      { field: '--input' },
+    );
+  note(ctx, `dry run: ${count} line${count === 1 ? '' : 's'}, each would be sent as shown; nothing was sent`);
 }
 
 /** A batch's records as they come, its progress on a terminal, what Ctrl-C leaves, and its summary. */

@@ -272,7 +272,7 @@ describe('order create --input', () => {
     await e2e.loginAfresh();
     const both = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--amount', '1']);
     expect(both.exitCode).toBe(2);
-    expect(both.stderr).toContain('--input takes every field from the file; drop --amount');
+    expect(both.stderr).toContain('--input takes the amount and the references from the file; drop --amount');
     expect(
       (await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--concurrency', '0'])).stderr,
     ).toContain('--concurrency: must be a whole number from 1 to 64');
