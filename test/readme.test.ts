@@ -85,14 +85,6 @@ describe('README', () => {
     expect(readFileSync(join(work, 'orders.v2.ndjson'), 'utf8').trim().split('\n')).toHaveLength(4);
   });
 
-  it('starts every background sandbox with --quiet: its request lines would flood the terminal', () => {
-    const background = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'))
-      .flatMap((block) => block.split('\n'))
-      .filter((line) => /^payorder sandbox\b.*&\s*$/.test(line.trim()));
-    expect(background.length).toBeGreaterThan(0);
-    for (const line of background) expect(line).toContain('--quiet');
-  });
-
   it('documents every exit code, every PAYORDER_ variable and every command', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     for (const code of new Set(Object.values(EXIT))) expect(readme).toContain(`| ${code} |`);
