@@ -53,6 +53,8 @@ const GRAMMARS = [
   // Configuration: Terraform and other HCL files (src/migrate/config-files.ts).
   '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm',
   '@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm',
+  // Not a grammar: jq itself, which --jq runs (src/output/jq-output.ts), loaded only then.
+  'jq-wasm/dist/build/jq.wasm',
 ];
 
 /** Copies the grammars into `folder`, each under its own file name. */

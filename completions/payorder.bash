@@ -11,26 +11,26 @@ __payorder_subs() {
 __payorder_opts() {
   case "$1" in
     "") echo "-V --version -h --help" ;;
-    "login") echo "--username --client-id --client-secret-stdin --client-secret-file --auth-url --checkout-url --insecure-storage --json --env --api --profile --allow-insecure-http --debug -q --quiet --no-input --no-color -h --help" ;;
+    "login") echo "--username --client-id --client-secret-stdin --client-secret-file --auth-url --checkout-url --insecure-storage --json --jq --env --api --profile --allow-insecure-http --debug -q --quiet --no-input --no-color -h --help" ;;
     "logout") echo "--all --env --profile --debug -q --quiet --no-input --no-color -h --help" ;;
-    "status") echo "--json --env --profile --debug -q --quiet --no-input --no-color -h --help" ;;
+    "status") echo "--json --jq --env --profile --debug -q --quiet --no-input --no-color -h --help" ;;
     "token") echo "--env --api --profile --allow-insecure-http --debug -q --quiet --no-input --no-color -h --help" ;;
     "config") echo "-h --help" ;;
     "config get") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config set") echo "--allow-insecure-http --debug -q --quiet --no-input --no-color -h --help" ;;
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
-    "config list") echo "--debug -q --quiet --no-input --no-color --all --json -h --help" ;;
+    "config list") echo "--debug -q --quiet --no-input --no-color --all --json --jq -h --help" ;;
     "order") echo "-h --help" ;;
-    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "order get") echo "--input --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "migrate-check") echo "--config --live --profile --json --format --fix --write --force --v2-auth-url --v2-checkout-url --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order get") echo "--input --web --qr --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "migrate-check") echo "--config --live --profile --json --jq --format --fix --write --force --v2-auth-url --v2-checkout-url --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
     "sandbox") echo "-p --port --host --account --token-ttl --latency --fail-rate --state --journal-limit --allow-host --allow-listener-host --public-url --openapi --json --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox pay") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox fail") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox refund") echo "--json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "sandbox orders") echo "--status --owner --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox pay") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox fail") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox refund") echo "--json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "sandbox orders") echo "--status --owner --since --limit --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "sandbox listen") echo "--forward-to -p --port --host --json --debug -q --quiet --no-input --no-color -h --help" ;;
   esac
 }
@@ -41,16 +41,19 @@ __payorder_value() {
     "login|--client-secret-file") echo "files" ;;
     "login|--auth-url") echo "any" ;;
     "login|--checkout-url") echo "any" ;;
+    "login|--jq") echo "any" ;;
     "login|--env") echo "choices production stage test sandbox" ;;
     "login|--api") echo "choices v1 v2" ;;
     "login|--profile") echo "dynamic profiles" ;;
     "logout|--env") echo "choices production stage test sandbox" ;;
     "logout|--profile") echo "dynamic profiles" ;;
+    "status|--jq") echo "any" ;;
     "status|--env") echo "choices production stage test sandbox" ;;
     "status|--profile") echo "dynamic profiles" ;;
     "token|--env") echo "choices production stage test sandbox" ;;
     "token|--api") echo "choices v1 v2" ;;
     "token|--profile") echo "dynamic profiles" ;;
+    "config list|--jq") echo "any" ;;
     "order create|--amount") echo "any" ;;
     "order create|--description") echo "any" ;;
     "order create|--success") echo "any" ;;
@@ -64,6 +67,7 @@ __payorder_value() {
     "order create|--env") echo "choices production stage test sandbox" ;;
     "order create|--api") echo "choices v1 v2" ;;
     "order create|--profile") echo "dynamic profiles" ;;
+    "order create|--jq") echo "any" ;;
     "order create|-o"|"order create|--output") echo "choices table json ndjson tsv" ;;
     "order create|--field") echo "any" ;;
     "order get|--input") echo "files" ;;
@@ -72,10 +76,12 @@ __payorder_value() {
     "order get|--env") echo "choices production stage test sandbox" ;;
     "order get|--api") echo "choices v1 v2" ;;
     "order get|--profile") echo "dynamic profiles" ;;
+    "order get|--jq") echo "any" ;;
     "order get|-o"|"order get|--output") echo "choices table json ndjson tsv" ;;
     "order get|--field") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
     "migrate-check|--profile") echo "dynamic profiles" ;;
+    "migrate-check|--jq") echo "any" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;
     "migrate-check|--v2-auth-url") echo "any" ;;
     "migrate-check|--v2-checkout-url") echo "any" ;;
@@ -92,14 +98,20 @@ __payorder_value() {
     "sandbox|--allow-host") echo "any" ;;
     "sandbox|--allow-listener-host") echo "any" ;;
     "sandbox|--public-url") echo "any" ;;
+    "sandbox pay|--jq") echo "any" ;;
     "sandbox pay|-o"|"sandbox pay|--output") echo "choices table json ndjson tsv" ;;
     "sandbox pay|--field") echo "any" ;;
+    "sandbox fail|--jq") echo "any" ;;
     "sandbox fail|-o"|"sandbox fail|--output") echo "choices table json ndjson tsv" ;;
     "sandbox fail|--field") echo "any" ;;
+    "sandbox refund|--jq") echo "any" ;;
     "sandbox refund|-o"|"sandbox refund|--output") echo "choices table json ndjson tsv" ;;
     "sandbox refund|--field") echo "any" ;;
     "sandbox orders|--status") echo "any" ;;
     "sandbox orders|--owner") echo "any" ;;
+    "sandbox orders|--since") echo "any" ;;
+    "sandbox orders|--limit") echo "any" ;;
+    "sandbox orders|--jq") echo "any" ;;
     "sandbox orders|-o"|"sandbox orders|--output") echo "choices table json ndjson tsv" ;;
     "sandbox orders|--field") echo "any" ;;
     "sandbox listen|--forward-to") echo "any" ;;
@@ -109,9 +121,9 @@ __payorder_value() {
 }
 __payorder_args() {
   case "$1|$2" in
-    "config get|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config set|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config unset|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config get|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config set|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config unset|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
     "migrate-check|"*) echo "files" ;;
     "completion|0") echo "choices bash zsh fish powershell" ;;
   esac

@@ -7,9 +7,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceClient, Target } from './api/service.js';
 import type { Transport } from './api/transport.js';
+import { commandLine } from './command-line.js';
 import { type DataFolder, dataFolderOf } from './store/data-folder.js';
 import type { KeychainAccess } from './store/keychain.js';
-import { profileEnvFlags } from './store/profile-data.js';
 import type { ProfileStore } from './store/profile-store.js';
 import { type Prompter, terminalPrompter } from './terminal/prompter.js';
 import { escapeControl } from './terminal/terminal-text.js';
@@ -41,6 +41,8 @@ export interface Flags {
   interactive: boolean;
   /** --allow-insecure-http: http:// addresses for production and stage (session/cleartext.ts). */
   allowInsecureHttp: boolean;
+  /** --jq: stdout is held for the filter (output/jq-output.ts) until the command is done. */
+  jq: boolean;
 }
 
 export interface ClientOptions {
@@ -136,7 +138,14 @@ export function buildContext({
     env,
     clock: clock ?? clockFrom(env),
     sleep: sleep ?? ((ms, abort) => delay(ms, undefined, { signal: abort })),
-    flags: { debug: false, quiet: false, json: false, interactive: io.stdinIsTTY, allowInsecureHttp: false },
+    flags: {
+      debug: false,
+      quiet: false,
+      json: false,
+      interactive: io.stdinIsTTY,
+      allowInsecureHttp: false,
+      jq: false,
+    },
     prompter: prompter ?? terminalPrompter(io, signal),
     signal,
     forced: forced ?? new AbortController().signal,
@@ -187,7 +196,7 @@ export function buildContext({
               : undefined,
           transport,
         },
-        `payorder login ${profileEnvFlags(target)}`,
+        commandLine(['login'], target, { api: false }),
       );
     },
   };

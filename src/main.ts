@@ -72,8 +72,12 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       return EXIT.ok;
     }
     await program.parseAsync(helpArgv(program, argv));
+    if (ctx.flags.jq) await (await import('./output/jq-output.js')).finishJq(ctx, false);
     return EXIT.ok;
   } catch (error) {
+    // The command failed after printing (a lookup not found, a batch line that failed): its JSON
+    // still goes through --jq, and its own error is the one reported.
+    if (ctx.flags.jq) await (await import('./output/jq-output.js')).finishJq(ctx, true).catch(() => {});
     if (error instanceof CommanderError) return commanderExit(error);
     let failure =
       error instanceof CliError

@@ -14,6 +14,9 @@ export function clockFrom(env: Env): () => Date {
   return Number.isNaN(at) ? () => new Date() : () => new Date(at);
 }
 
+/** Whether PAYORDER_NOW sets the clock: a rehearsal of another date, whose times are not the real ones. */
+export const clockIsSet = (env: Env): boolean => env.PAYORDER_NOW !== undefined && env.PAYORDER_NOW !== '';
+
 /** Colors per clig.dev: NO_COLOR wins, then FORCE_COLOR, then TERM=dumb, then whether it is a TTY. */
 export function wantsColor(env: Env, isTTY: boolean): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

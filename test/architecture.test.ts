@@ -221,6 +221,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // What talks to the outside: a person (terminal), the service (api), the disk (store); the
   // sandbox, a server of its own built on the contract.
   ['terminal', 'api', 'store', 'sandbox'],
+  // The command lines hints give, built from a target and a profile's flags.
+  ['command-line.ts'],
   ['context.ts'],
   ['session'],
   ['orders', 'migrate', 'completion'],

@@ -171,7 +171,8 @@ describe('the installed package', () => {
 describe('the packed package', () => {
   // migrate-check's grammars are WebAssembly files that only it loads: outside the size budget.
   // undici (the HTTP client under ky) is about 220 kB of the tarball.
-  it('is small: its code at most 1.7 MB, the tarball without the grammars at most 600 kB', async () => {
+  // 620 kB since --jq: jq-wasm's JavaScript (its WebAssembly is in dist/grammars/) took it past 600.
+  it('is small: its code at most 1.7 MB, the tarball without the grammars at most 620 kB', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
     await execa('tar', ['-xzf', tarball, '-C', unpacked]);
@@ -187,7 +188,7 @@ describe('the packed package', () => {
     rmSync(grammars, { recursive: true });
     const withoutGrammars = join(work, 'without-grammars.tgz');
     await execa('tar', ['-czf', withoutGrammars, '-C', unpacked, 'package']);
-    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(600_000);
+    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(620_000);
   });
 });
 

@@ -67,8 +67,9 @@ describe('dist/sbom.cdx.json', () => {
 
   it('lists each grammar of dist/grammars/ under its package, and nothing of the toolchain', () => {
     const grammars = readdirSync(join(ROOT, 'dist/grammars'));
-    // The tree-sitter runtime and thirteen grammars.
-    expect(grammars).toHaveLength(14);
+    // The tree-sitter runtime, thirteen grammars, and jq (for --jq).
+    expect(grammars).toHaveLength(15);
+    expect(grammars).toContain('jq.wasm');
     const locations = sbom.components.flatMap((component: any) =>
       (component.evidence?.occurrences ?? []).map(({ location }: { location: string }) => location),
     );

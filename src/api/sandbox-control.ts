@@ -8,12 +8,18 @@ import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { CliError } from '../errors.js';
 import { type Answer, type Exchange, type HttpOptions, send } from './http.js';
 
-/** An order as the control API lists it: payorder's shape, the service's body, and its owner. */
+/**
+ * An order as the control API lists it: payorder's shape, the service's body, and what only the
+ * sandbox knows (its owner, its description, when it was made).
+ */
 export interface SandboxOrderView {
   order: Order;
   /** The body the service's lookup would answer, as text (for --raw). */
   raw: string;
   owner: string;
+  description: string;
+  /** When the sandbox made it, as ISO 8601 (absent from a sandbox older than this payorder). */
+  createdAt?: string;
 }
 
 export const CONTROL_PATH = '/_sandbox';
@@ -102,10 +108,16 @@ export class SandboxControl {
   #view(body: unknown, answer: Answer): SandboxOrderView {
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const version = fields.version as ApiVersion;
-    const { version: _, owner, description: __, ...serviceBody } = fields;
+    const { version: _, owner, description, created_at: createdAt, ...serviceBody } = fields;
     const order = API_VERSIONS.includes(version) ? readOrder(version, serviceBody) : undefined;
     if (!order || typeof owner !== 'string') throw this.#notASandbox(answer);
-    return { order, raw: JSON.stringify(serviceBody), owner };
+    return {
+      order,
+      raw: JSON.stringify(serviceBody),
+      owner,
+      description: typeof description === 'string' ? description : '',
+      createdAt: typeof createdAt === 'string' ? createdAt : undefined,
+    };
   }
 
   #notASandbox(answer: Answer): CliError {

@@ -32,6 +32,13 @@ export interface Target {
   version: ApiVersion;
   authBase: string;
   checkoutBase: string;
+  /**
+   * The version a command without --api would use for this profile and environment, so that a hint
+   * names --api only when it must (session/command-line.ts); absent: v2.
+   */
+  impliedVersion?: ApiVersion;
+  /** The environment is the default one: neither --env nor PAYORDER_ENV chose it. */
+  envByDefault?: boolean;
 }
 
 export interface OrderResult {

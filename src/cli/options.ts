@@ -60,8 +60,18 @@ export function outputOptions(command: Command, { orders = true } = {}): Command
   return command;
 }
 
-export function jsonOption(command: Command, description = 'print JSON'): Command {
-  return command.option('--json', description);
+/**
+ * --json, and --jq to filter it (output/jq-output.ts); `jq: false` for the commands that run until
+ * stopped (the sandbox, a listener), whose JSON lines must not wait for the end.
+ */
+export function jsonOption(command: Command, description = 'print JSON', { jq = true } = {}): Command {
+  command.option('--json', description);
+  if (jq)
+    command.option(
+      '--jq <expr>',
+      'filter the JSON output with a jq expression, strings printed raw (jq 1.8)',
+    );
+  return command;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
 import { debugFromEnv } from '../variables.js';
 import { VERSION } from '../version.js';
 import { registerComplete } from './complete.js';
@@ -25,13 +26,17 @@ const EXIT_CODE_HELP = `Exit codes:
   2    bad usage or invalid input; nothing was sent
   4    authentication missing or refused
   5    the service could not be reached, the outcome is unknown, or a local file could not be written
+  6    --wait: the order was not paid (FAILED, or any status but PAID and REFUNDED)
+  7    --wait: the order left PENDING as REFUNDED
+  8    --wait: the order was still PENDING when --timeout ran out
   129  hung up (SIGHUP: the terminal was closed); a batch finished what was in flight
   130  interrupted (Ctrl-C)
   141  stdout was closed before a batch or a bulk lookup was done (a batch stopped sending)`;
 
 const OVERVIEW = `
 Common workflows:
-  Try everything offline     payorder sandbox &  then  payorder login --env sandbox
+  Try everything offline     payorder sandbox --quiet &  then
+                               payorder login --env sandbox
   Log in once                payorder login --env stage
   Make a payment link        payorder order create --amount 12.50 --description "Invoice 42" \\
                                --success https://shop.example/ok --fail https://shop.example/ko
@@ -82,16 +87,28 @@ export function buildProgram(ctx: Context): Command {
   registerMan(program, ctx);
   registerSandbox(program, ctx);
   registerComplete(program, ctx);
-  program.hook('preAction', (_root, action) => {
+  program.hook('preAction', async (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;
       quiet?: boolean;
       json?: boolean;
+      jq?: string;
       prompts?: boolean;
       color?: boolean;
       output?: string;
+      field?: string;
+      raw?: boolean;
       allowInsecureHttp?: boolean;
     };
+    if (options.jq !== undefined) {
+      // --jq filters JSON: the command prints JSON for it, whatever else it would have chosen.
+      if (options.field !== undefined || options.raw || (options.output && options.output !== 'json'))
+        throw usageError('--jq filters the JSON output: drop -o, --field and --raw', { field: '--jq' });
+      action.setOptionValue('json', true);
+      options.json = true;
+      await (await import('../output/jq-output.js')).startJq(ctx, options.jq);
+      ctx.flags.jq = true;
+    }
     ctx.flags.debug = Boolean(options.debug) || debugFromEnv(ctx.env);
     ctx.flags.quiet = Boolean(options.quiet);
     ctx.flags.json = Boolean(options.json) || options.output === 'json';

@@ -24,7 +24,9 @@ export function registerSandbox(program: Command, ctx: Context): void {
     // `sandbox listen --port` is listen's own --port, not the sandbox's.
     .enablePositionalOptions();
   emulatorOptions(command);
-  jsonOption(command, 'print one JSON line with the address and accounts when ready, and no request log');
+  jsonOption(command, 'print one JSON line with the address and accounts when ready, and no request log', {
+    jq: false,
+  });
   conventions(command);
   examples(command, [
     ['start on the default port 4010', 'payorder sandbox'],

@@ -22,6 +22,7 @@ import {
   storedEnvironment,
 } from '../store/profile-data.js';
 import { escapeControl } from '../terminal/terminal-text.js';
+import { clockIsSet } from '../variables.js';
 
 export interface StatusFlags {
   env?: string;
@@ -97,6 +98,7 @@ function describe(ctx: Context, data: StoreData, at: ProfileEnv, current: Profil
             data,
             { profile, env, version, authBase: auth, checkoutBase: checkout },
             found.credentials,
+            clockIsSet(ctx.env),
           )
         : undefined;
     tokens[version] = token

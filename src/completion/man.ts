@@ -105,7 +105,13 @@ function commandsOf(command: Command, path: string): Array<[Command, string]> {
 
 export function manPage(program: Command): string {
   const name = program.name();
-  const overview = afterHelp(program).trim();
+  // The overview's exit codes are the page's EXIT STATUS, the section man readers look for; the
+  // paragraphs around them stay in OVERVIEW.
+  const [before = '', after = ''] = afterHelp(program)
+    .trim()
+    .split(/\n*Exit codes:\n/);
+  const [exitCodes = '', ...rest] = after.split('\n\n');
+  const overview = [before, ...rest].join('\n\n');
   const lines = [
     `.\\" ${name}(1); generated from the command tree by \`${name} man\`, do not edit.`,
     `.TH ${name.toUpperCase()} 1 "" "${name}" "User Commands"`,
@@ -122,7 +128,11 @@ export function manPage(program: Command): string {
     ...commandsOf(program, name).flatMap(([command, path]) => commandSection(command, path)),
     '.SH OVERVIEW',
     '.nf',
-    roff(overview),
+    roff(overview.trim()),
+    '.fi',
+    '.SH "EXIT STATUS"',
+    '.nf',
+    roff(exitCodes.replace(/^ {2}/gm, '')),
     '.fi',
     '.SH SEE ALSO',
     `The README.md of the ${name} package.`,

@@ -3,6 +3,7 @@
  * stopped early if it did, and the one summary line and error that follow from them.
  */
 import { CliError } from '../errors.js';
+import { shellWord } from '../store/private-path.js';
 import type { LineOutcome } from './batch-record.js';
 
 /** The journal a batch wrote, for its summary. */
@@ -23,7 +24,7 @@ export interface BatchSummary {
 
 /** How to resume with the same journal: "rerun with --journal FILE", or for an automatic one the same command. */
 export const rerun = (journal: JournalUsed) =>
-  journal.kind === 'file' ? `rerun with --journal ${journal.path}` : 'rerun the same command';
+  journal.kind === 'file' ? `rerun with --journal ${shellWord(journal.path)}` : 'rerun the same command';
 
 /** The summary line of a batch, and its error when any line failed, is unknown, or it stopped early. */
 export function batchOutcome(summary: BatchSummary): { line: string; error?: CliError } {

@@ -43,6 +43,8 @@ export interface BatchOptions {
   concurrency: number;
   journal: JournalChoice;
   retryUnknown: boolean;
+  /** --description, --success, --fail (or their config defaults): for the lines that have none. */
+  lineDefaults?: Partial<Pick<OrderFields, 'description' | 'success' | 'fail'>>;
 }
 
 /** Errors after which no further line is sent: the next lines would fail the same way. */
@@ -51,8 +53,13 @@ const STOPPING: readonly ErrorKind[] = ['auth', 'network', 'io'];
 export interface BatchRun {
   /** Each line's record in input order, with the service's body for --raw. */
   records: AsyncGenerator<{ record: BatchRecord; raw?: string }>;
-  /** Counts so far; final once `records` is exhausted. */
+  /** Counts so far, of every line done (handed out in `records` or not yet); final once `records` is exhausted. */
   summary(): BatchSummary;
+  /**
+   * The lines done but not handed out yet, in input order: `records` gives lines in input order, so
+   * a line still in flight holds back those after it. What a second Ctrl-C prints before payorder ends.
+   */
+  heldBack(): LineResult[];
 }
 
 /** What the line said, kept with its record so a failed or unknown line can be found. */
@@ -84,12 +91,16 @@ function openBatchJournal(ctx: Context, session: Session, choice: JournalChoice)
   });
 }
 
+/** The fields a line gives (an absent key or column is undefined, not a value). */
+const definedOf = (fields: OrderFields) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as OrderFields;
+
 export function startBatch(ctx: Context, session: Session, options: BatchOptions): BatchRun {
   const batch = new Batch(ctx, session, options);
-  return { records: batch.records(), summary: () => batch.summary() };
+  return { records: batch.records(), summary: () => batch.summary(), heldBack: () => batch.heldBack() };
 }
 
-type LineResult = { record: BatchRecord; raw?: string };
+export type LineResult = { record: BatchRecord; raw?: string };
 
 /** What a line gives when the batch stopped before its request could leave. */
 const NOT_SENT = Symbol('not sent');
@@ -111,6 +122,8 @@ class Batch {
   readonly #counts: Record<LineOutcome, number> = { created: 0, skipped: 0, failed: 0, unknown: 0 };
   readonly #started = performance.now();
   #lines = 0;
+  /** Lines done and counted, not yet handed out by records(). */
+  readonly #held = new Map<number, LineResult>();
   #inFlight = 0;
   #stoppedBy: CliError | undefined;
   #warnedNotification = false;
@@ -134,7 +147,7 @@ class Batch {
         openInput(options.input, ctx.io.stdin, ctx.signal),
         options.input === '-' ? 'stdin' : options.input,
       );
-      for await (const result of orderedPool(input, (line) => this.#handle(line), {
+      for await (const result of orderedPool(input, (line) => this.#done(line), {
         concurrency: options.concurrency,
         stopped: () => this.#stoppedBy !== undefined,
         signal: ctx.signal,
@@ -142,13 +155,26 @@ class Batch {
         // A line the stop came for while its record was being synced: not sent, so not one of
         // this run's lines (its journal says so, and a rerun sends it).
         if (result === NOT_SENT) continue;
-        this.#counts[result.record.outcome]++;
-        this.#lines++;
+        this.#held.delete(result.record.line);
         yield result;
       }
     } finally {
       await this.#journal.close();
     }
+  }
+
+  heldBack(): LineResult[] {
+    return [...this.#held.values()].sort((a, b) => a.record.line - b.record.line);
+  }
+
+  /** A line's result, counted as soon as it is known (not when its turn to be shown comes). */
+  async #done(line: InputLine): Promise<LineResult | typeof NOT_SENT> {
+    const result = await this.#handle(line);
+    if (result === NOT_SENT) return result;
+    this.#counts[result.record.outcome]++;
+    this.#lines++;
+    this.#held.set(result.record.line, result);
+    return result;
   }
 
   summary(): BatchSummary {
@@ -172,7 +198,8 @@ class Batch {
     const { line } = input;
     if (input.problem !== undefined)
       return failed(line, inputOf(input.fields), new CliError('usage', input.problem));
-    const { fields } = input;
+    // A field the line does not have at all (no such column or key) comes from the flags or config.
+    const fields = { ...this.options.lineDefaults, ...definedOf(input.fields) };
     const { target } = this.session;
     let draft: OrderDraft;
     try {

@@ -58,8 +58,6 @@ export type FieldNamer = (field: keyof OrderFields) => string;
 export const flagName: FieldNamer = (field) => `--${field.replace(/_/g, '-')}`;
 export const columnName: FieldNamer = (field) => field;
 
-const MAX_TEXT = 1000;
-
 /** Said once per command when a v2 order carries notification_url. */
 export const NOTIFICATION_V2_WARNING =
   'the spec does not show whether v2 accepts notification_url; payorder sends it and the service may ignore it';
@@ -81,7 +79,9 @@ function text(
     if (required) throw invalidField(name(field), 'is required');
     return undefined;
   }
-  if (value.length > MAX_TEXT) throw invalidField(name(field), `must be at most ${MAX_TEXT} characters`);
+  // No length limit of payorder's own: the spec shows none (§8), and one here would refuse orders the
+  // service takes, with no way around it. The service's own refusal, if it has a limit, is reported as
+  // any refusal is; a batch line is bounded anyway (64 KiB).
   return value;
 }
 

@@ -5,6 +5,7 @@
  * documented code of its own when it failed, was refunded or was still pending.
  */
 import type { OrderResult } from '../api/service.js';
+import { commandLine, type HintTarget } from '../command-line.js';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Session } from '../session/session.js';
@@ -24,8 +25,12 @@ export interface Waited extends OrderResult {
 
 export interface WaitPlan {
   timeoutMs: number;
+  /** Where the order is, for the hints that give the command to wait again. */
+  target?: HintTarget;
   /** Say the payment link before waiting (order create --wait: the payer needs it now). */
   showLink?: boolean;
+  /** Runs once, on the first answer of a lookup (order get --wait --qr: the code before waiting). */
+  onFirstAnswer?: (found: OrderResult) => Promise<void>;
 }
 
 /** The first look again comes after a second; each pause is half as long again, up to 15 seconds. */
@@ -56,54 +61,78 @@ export const orderLookup = (session: Session, key: string) => () =>
 
 /**
  * Waits until the order leaves PENDING or `plan.timeoutMs` has passed, starting from `first` (an
- * order just created) or a first lookup. A lookup that fails in passing (see `passing`) is tried
- * again until the time is up; any other error ends the wait. Ctrl-C ends it with "interrupted".
+ * order just created) or a first lookup of `key`. A lookup that fails in passing (see `passing`),
+ * the first one too, is tried again until the time is up; any other error ends the wait. Ctrl-C
+ * ends it with "interrupted".
  */
 export async function waitForPayment(
   ctx: Context,
   lookup: () => Promise<OrderResult>,
   plan: WaitPlan,
-  first?: OrderResult,
+  start: { first: OrderResult } | { key: string },
 ): Promise<Waited> {
   const started = ctx.clock().getTime();
   let slept = 0;
   // The clock may stand still (PAYORDER_NOW): the time slept counts too.
   const elapsed = () => Math.max(ctx.clock().getTime() - started, slept);
-  let current = first ?? (await lookup());
-  const uuid = escapeControl(current.order.uuid);
-  if (plan.showLink && current.order.links.checkout)
-    note(ctx, `payment link: ${current.order.links.checkout}`);
-  if (current.order.status !== PENDING) return { ...current, end: endOf(current.order.status), waitedMs: 0 };
-
-  const progress = await createProgress(ctx);
-  if (!progress) note(ctx, `waiting up to ${formatDuration(plan.timeoutMs)} for order ${uuid} to be paid…`);
+  let current = 'first' in start ? start.first : undefined;
+  const label = () => escapeControl(current?.order.uuid ?? ('key' in start ? start.key : ''));
   let problem = '';
+  let lastError: CliError | undefined;
+  let progress: Awaited<ReturnType<typeof createProgress>>;
+  /** One lookup: the order, or a problem to say (and the next try) when it failed in passing. */
+  const lookAgain = async () => {
+    try {
+      current = await lookup();
+      problem = '';
+    } catch (error) {
+      if (ctx.signal.aborted) throw stopped(ctx, label(), plan);
+      if (!(error instanceof CliError && passing(error))) throw error;
+      lastError = error;
+      problem =
+        error.kind === 'network'
+          ? 'cannot reach the service; trying again'
+          : 'no usable answer; trying again';
+      if (!progress) note(ctx, `${error.message}; trying again`);
+    }
+  };
+  if (!current) await lookAgain();
+  let answered = false;
+  const firstAnswer = async () => {
+    if (answered || !current || !plan.onFirstAnswer) return;
+    answered = true;
+    progress?.stop();
+    await plan.onFirstAnswer(current);
+  };
+  await firstAnswer();
+  if (current && plan.showLink && current.order.links.checkout)
+    note(ctx, `payment link: ${current.order.links.checkout}`);
+  if (current && current.order.status !== PENDING)
+    return { ...current, end: endOf(current.order.status), waitedMs: 0 };
+
+  progress = await createProgress(ctx);
+  if (!progress && current)
+    note(ctx, `waiting up to ${formatDuration(plan.timeoutMs)} for order ${label()} to be paid…`);
   let pause = FIRST_PAUSE_MS;
   try {
-    while (current.order.status === PENDING) {
+    while (current === undefined || current.order.status === PENDING) {
       const left = plan.timeoutMs - elapsed();
-      if (left <= 0) return { ...current, end: 'timed_out', waitedMs: elapsed() };
+      if (left <= 0) {
+        if (current) return { ...current, end: 'timed_out', waitedMs: elapsed() };
+        // Never an answer in all that time: the last lookup's error says why.
+        throw lastError ?? new CliError('network', `no lookup of order ${label()} got an answer in time`);
+      }
       progress?.update(() => spinnerText(ctx, problem || `waiting for payment: ${PENDING}`, left));
       const step = Math.min(pause, left);
       try {
         await ctx.sleep(step, ctx.signal);
       } catch {
-        throw stopped(ctx, uuid);
+        throw stopped(ctx, label(), plan);
       }
       slept += step;
       pause = Math.min(pause * GROWTH, MAX_PAUSE_MS);
-      try {
-        current = await lookup();
-        problem = '';
-      } catch (error) {
-        if (ctx.signal.aborted) throw stopped(ctx, uuid);
-        if (!(error instanceof CliError && passing(error))) throw error;
-        problem =
-          error.kind === 'network'
-            ? 'cannot reach the service; trying again'
-            : 'no usable answer; trying again';
-        if (!progress) note(ctx, `${error.message}; trying again`);
-      }
+      await lookAgain();
+      await firstAnswer();
     }
   } finally {
     progress?.stop();
@@ -123,11 +152,24 @@ function endOf(status: string): WaitEnd {
   return 'failed';
 }
 
-function stopped(ctx: Context, uuid: string): CliError {
+/** The command that waits for the order again, for as long as this wait was to last unless `timeout`. */
+function waitAgain(uuid: string, plan: WaitPlan, timeout?: string): string {
+  const words = [
+    'order',
+    'get',
+    uuid,
+    '--wait',
+    '--timeout',
+    timeout ?? formatDuration(plan.timeoutMs).replaceAll(' ', ''),
+  ];
+  return plan.target ? commandLine(words, plan.target) : `payorder ${words.join(' ')}`;
+}
+
+function stopped(ctx: Context, uuid: string, plan: WaitPlan): CliError {
   return ctx.signal.reason === 'EPIPE'
     ? new CliError('closed_pipe', `stdout was closed: stopped waiting for order ${uuid}`)
     : new CliError('interrupted', `interrupted: stopped waiting for order ${uuid}, still ${PENDING}`, {
-        hint: 'wait again with payorder order get UUID --wait',
+        hint: `wait again with ${waitAgain(uuid, plan)}`,
       });
 }
 
@@ -148,7 +190,7 @@ export function waitError(waited: Waited, plan: WaitPlan): CliError | undefined 
       return new CliError(
         'wait_timed_out',
         `order ${uuid} is still ${PENDING} after ${formatDuration(plan.timeoutMs)}`,
-        { hint: 'wait longer with order get --wait and a larger --timeout, e.g. --timeout 30m' },
+        { hint: `wait longer with a larger --timeout: ${waitAgain(uuid, plan, '30m')}` },
       );
   }
 }

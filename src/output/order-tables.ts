@@ -2,8 +2,9 @@
  * Orders as text for people, fitted to the terminal's width: one order as field/value rows with
  * its payment link on its own line, many orders (and the ids that gave none) as a borderless
  * table, and a batch's results as aligned lines. Nothing here is wider than the width it is given
- * (0: no limit), save an order's uuid and status, which are never cut. The texts given are safe for
- * a terminal already (order-writer.ts escapes them).
+ * (0: no limit), save an order's uuid and status and its payment link, which are never cut: a link
+ * that does not fit goes whole on a line of its own (the terminal wraps it; it still copies whole).
+ * The texts given are safe for a terminal already (order-writer.ts escapes them).
  */
 import type { ChalkInstance } from 'chalk';
 import type { Order } from '../contract/schemas.js';
@@ -32,12 +33,7 @@ export function singleTable(order: Order, paint: ChalkInstance, width: number): 
     return `${paint.dim(key.padEnd(keyWidth))}  ${shown}`;
   });
   const link = order.links.checkout;
-  if (link) {
-    const fits = width <= 0 || textWidth(link) <= width;
-    const label = fits ? 'payment link' : 'payment link (cut to fit: --field links.checkout prints it)';
-    lines.push('', paint.bold(width > 0 ? truncateText(label, width) : label));
-    lines.push(fits ? link : truncateText(link, width));
-  }
+  if (link) lines.push('', paint.bold('payment link'), link);
   return lines.join('\n');
 }
 
@@ -46,7 +42,8 @@ const MANY_COLUMNS: Column[] = [
   { header: 'STATUS', rank: 1 },
   { header: 'AMOUNT', rank: 2, optional: true, align: 'right' },
   { header: 'API', rank: 4, optional: true },
-  { header: 'PAYMENT LINK', rank: 3, cut: true, optional: true },
+  // Whole or left out: a cut link cannot be used. Left out, the links follow the table.
+  { header: 'PAYMENT LINK', rank: 5, optional: true },
 ];
 
 /** The widest a uuid is: an id that gave no order is cut to it in the uuid column. */
@@ -71,7 +68,14 @@ export function manyTable(rows: readonly LookupRow[], paint: ChalkInstance, widt
       { text: order.links.checkout ?? '' },
     ];
   });
-  return layoutTable(MANY_COLUMNS, cells, width, paint).join('\n');
+  const table = layoutTable(MANY_COLUMNS, cells, width, paint);
+  const links = rows.flatMap((row) => {
+    const link = 'order' in row ? row.order.links.checkout : undefined;
+    return 'order' in row && link ? ['', paint.dim(row.order.uuid), link] : [];
+  });
+  if (links.length === 0 || table[0]?.includes('PAYMENT LINK')) return table.join('\n');
+  // Too narrow for the links beside their orders: each below the table, whole, under its uuid.
+  return [...table, '', paint.bold('payment links'), ...links.slice(1)].join('\n');
 }
 
 /** A batch result as it comes: what was asked, and what became of it. */
@@ -98,7 +102,7 @@ const STATUS_WIDTH = 'REFUNDED'.length;
 
 /**
  * A batch result as aligned columns (the line, the outcome, the amount, the status, then the
- * payment link, cut to fit). A line without an order shows what it asked for and its error, the
+ * payment link, whole: on the next line when it does not fit). A line without an order shows what it asked for and its error, the
  * error wrapped onto lines of its own below rather than cut: it says what to fix.
  */
 export function batchLines(record: BatchLine, paint: ChalkInstance, width: number): string {
@@ -114,7 +118,13 @@ export function batchLines(record: BatchLine, paint: ChalkInstance, width: numbe
   ].join('  ');
   const room = width > 0 ? width - textWidth(prefix) - 2 : 0;
   const cut = (text: string) => (width > 0 ? truncateText(text, Math.max(0, room)) : text);
-  if (order) return `${prefix}  ${cut(order.links.checkout ?? '')}`.trimEnd();
+  if (order) {
+    const link = order.links.checkout ?? '';
+    // A link is never cut: one that does not fit beside the line goes whole on the next.
+    return width <= 0 || textWidth(link) <= room
+      ? `${prefix}  ${link}`.trimEnd()
+      : `${prefix.trimEnd()}\n${link}`;
+  }
   const { description, external_reference: reference } = record.input;
   const asked = [description === null ? null : JSON.stringify(description), reference]
     .filter((v) => v !== null)

@@ -33,12 +33,22 @@ export interface LookupMiss {
  * JSON is then an object and the table field/value rows. Batch results are records that carry their
  * input line and outcome.
  */
-export type WriterShape = { of: 'orders' | 'lookup'; single: boolean } | { of: 'batch' };
+export type WriterShape =
+  | {
+      of: 'orders' | 'lookup';
+      single: boolean;
+      /**
+       * Fields beyond the order's that each order comes with (`sandbox orders`: owner, description),
+       * after the order's in JSON and as the last TSV columns.
+       */
+      extra?: readonly string[];
+    }
+  | { of: 'batch' };
 
 export interface OrderWriter {
   format: OutputFormat;
-  /** An order; `input` is the id it was looked up by. */
-  order(order: Order, raw: string, input?: string): void;
+  /** An order; `input` is the id it was looked up by; `extra` the values of the shape's extra fields. */
+  order(order: Order, raw: string, input?: string, extra?: Record<string, string>): void;
   /** An id that gave no order: a row of its own wherever orders have one. */
   miss(miss: LookupMiss): void;
   record(record: BatchRecord, raw?: string): void;
@@ -61,8 +71,14 @@ function tsvRow(
   record: BatchRecord | undefined,
   miss: LookupMiss | undefined,
   input: string | undefined,
+  extra: Record<string, string> | undefined,
 ): { cells: unknown[]; header: readonly string[] } {
   const cells = ORDER_COLUMNS.map((column) => (order ? valueAt(order, column) : ''));
+  if (shape.of !== 'batch' && shape.extra)
+    return {
+      cells: [...cells, ...shape.extra.map((name) => extra?.[name] ?? '')],
+      header: [...ORDER_COLUMNS, ...shape.extra],
+    };
   if (shape.of === 'lookup') {
     const lookup = miss ? [miss.input, miss.outcome, miss.error.message] : [input ?? '', 'found', ''];
     return { cells: [...cells, ...lookup], header: LOOKUP_HEADER };
@@ -93,6 +109,8 @@ interface Row {
   input?: string;
   miss?: LookupMiss;
   record?: BatchRecord;
+  /** The values of the shape's extra fields. */
+  extra?: Record<string, string>;
 }
 
 /** Where rows go in one format; `end` writes what the format needs at the end. */
@@ -123,8 +141,8 @@ const rawSink = (out: Out, toTerminal: boolean): Sink => ({
 function jsonSink(out: Out, format: 'json' | 'ndjson', single: boolean): Sink {
   let count = 0;
   return {
-    write({ order, record, miss }) {
-      const value = record ?? miss ?? order;
+    write({ order, record, miss, extra }) {
+      const value = record ?? miss ?? (extra ? { ...order, ...extra } : order);
       if (format === 'ndjson') out(`${JSON.stringify(value)}\n`);
       else if (single) out(`${JSON.stringify(value, null, 2)}\n`);
       else out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
@@ -144,14 +162,18 @@ function tsvSink(out: Out, shape: WriterShape, headers: boolean): Sink {
     headerDone = true;
   };
   return {
-    write({ order, record, miss, input }) {
-      const row = tsvRow(shape, order, record, miss, input);
+    write({ order, record, miss, input, extra }) {
+      const row = tsvRow(shape, order, record, miss, input, extra);
       writeHeader(row.header);
       out(`${row.cells.map(tsvCell).join('\t')}\n`);
     },
     end: () =>
       writeHeader(
-        shape.of === 'lookup' ? LOOKUP_HEADER : shape.of === 'batch' ? BATCH_HEADER : ORDER_COLUMNS,
+        shape.of === 'lookup'
+          ? LOOKUP_HEADER
+          : shape.of === 'batch'
+            ? BATCH_HEADER
+            : [...ORDER_COLUMNS, ...(shape.extra ?? [])],
       ),
   };
 }
@@ -228,12 +250,13 @@ export async function createOrderWriter(
             order: escapeStrings(row.order),
             record: escapeStrings(row.record),
             miss: escapeStrings(row.miss),
+            extra: escapeStrings(row.extra),
           }
         : row,
     );
   return {
     format,
-    order: (order, raw, input) => write({ order, raw, input }),
+    order: (order, raw, input, extra) => write({ order, raw, input, extra }),
     miss: (miss) => write({ order: null, input: miss.input, miss }),
     record: (record, raw) => write({ order: record.order, raw, record }),
     ready,

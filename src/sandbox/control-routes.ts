@@ -34,6 +34,7 @@ function controlView(order: SandboxOrder) {
     version: order.version,
     owner: order.owner,
     description: order.description,
+    created_at: new Date(order.createdAt).toISOString(),
   };
 }
 

@@ -3,7 +3,7 @@
  */
 
 import { ENV_CHOICES, ENVIRONMENTS, type EnvName, normalizeEnv } from '../contract/environments.js';
-import { checkBaseUrl } from '../contract/urls.js';
+import { checkBaseUrl, checkHttpUrl } from '../contract/urls.js';
 import { API_VERSIONS, type ApiVersion } from '../contract/versions.js';
 import { invalidField } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../formats.js';
@@ -106,6 +106,28 @@ const BATCH_KEYS: ConfigKey[] = [
     },
   },
 ];
+
+/** A batch line's field that config (or the flag) gives when the file has no such column. */
+const lineDefault = (key: string, field: 'success' | 'fail' | 'description', what: string): ConfigKey => ({
+  kind: 'setting',
+  key,
+  description: `${what} of a batch line whose file has no ${field} column (--${field} wins)`,
+  get: (data) => data.defaults?.[field],
+  set: (data, value) => {
+    defaults(data)[field] = value;
+  },
+  check: (value) => {
+    if (field !== 'description') return checkHttpUrl(key, value);
+    if (value.trim() === '') throw invalidField(key, 'must not be blank');
+    return value;
+  },
+});
+
+BATCH_KEYS.push(
+  lineDefault('default-success', 'success', 'the success link'),
+  lineDefault('default-fail', 'fail', 'the fail link'),
+  lineDefault('default-description', 'description', 'the description'),
+);
 
 const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
   API_VERSIONS.flatMap((version) =>

@@ -5,16 +5,18 @@
  * OS keychain.
  */
 
+import type { Target } from '../api/service.js';
+import { commandLine } from '../command-line.js';
 import type { Context } from '../context.js';
 import type { Account, Credentials } from '../contract/token.js';
 import { CliError, usageError } from '../errors.js';
 import {
   describeProfileEnv,
   type ProfileEnv,
-  profileEnvFlags,
   type StoreData,
   storedEnvironment,
 } from '../store/profile-data.js';
+import { loggedInElsewhere } from './target.js';
 
 export const CREDENTIAL_VARIABLES = [
   'PAYORDER_USERNAME',
@@ -77,11 +79,20 @@ export function findCredentials(ctx: Context, data: StoreData, at: ProfileEnv): 
     : { credentials: { username, clientId, clientSecretId }, source: 'store', secretIn: 'file' };
 }
 
-/** The credentials for an environment of a profile (a Target is one); an auth error when there are none. */
-export function requireCredentials(ctx: Context, data: StoreData, at: ProfileEnv): FoundCredentials {
+/**
+ * The credentials for an environment of a profile (a Target is one); an auth error when there are
+ * none, which says so when the profile is logged in to another environment than the default one.
+ */
+export function requireCredentials(
+  ctx: Context,
+  data: StoreData,
+  at: ProfileEnv & Pick<Target, 'envByDefault'>,
+): FoundCredentials {
   const found = findCredentials(ctx, data, at);
   if (found) return found;
+  const login = `run ${commandLine(['login'], { ...at, version: 'v2' }, { api: false })}, or set ${CREDENTIAL_VARIABLES.join(', ')}`;
+  const elsewhere = loggedInElsewhere(data, at, at.envByDefault);
   throw new CliError('auth', `not logged in to ${describeProfileEnv(at)}`, {
-    hint: `run payorder login ${profileEnvFlags(at)}, or set ${CREDENTIAL_VARIABLES.join(', ')}`,
+    hint: elsewhere ? `${elsewhere}; or ${login}` : login,
   });
 }

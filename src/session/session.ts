@@ -12,6 +12,7 @@ import { shellWord } from '../store/private-path.js';
 import type { CachedToken, StoreData } from '../store/profile-data.js';
 import type { ProfileStore } from '../store/profile-store.js';
 import { warn } from '../terminal/messages.js';
+import { clockIsSet } from '../variables.js';
 import { refuseCleartextTarget } from './cleartext.js';
 import { requireCredentials } from './credentials.js';
 import { cachedToken, rememberToken, usableUntil } from './token-cache.js';
@@ -56,11 +57,11 @@ export class Session {
       token !== undefined && until > this.ctx.clock().getTime() && token.accessToken !== refused;
     const current = this.#current;
     if (current && usable(current.token, current.until)) return current.token.accessToken;
-    const cached = cachedToken(this.store.read(), this.target, this.credentials);
+    const cached = cachedToken(this.store.read(), this.target, this.credentials, clockIsSet(this.ctx.env));
     if (usable(cached)) return this.#use(cached).accessToken;
     // Renew under the store's lock: a process that waited re-reads and uses the first one's token.
     const renewed = await this.store.update(async (data) => {
-      const stored = cachedToken(data, this.target, this.credentials);
+      const stored = cachedToken(data, this.target, this.credentials, clockIsSet(this.ctx.env));
       if (usable(stored)) return stored;
       return this.#issue(data);
     });
@@ -82,14 +83,28 @@ export class Session {
     const renewed = await this.store.update(async (data) => {
       const issued = await this.client.requestToken(await this.withSecret());
       await alsoStore(data);
-      return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
+      return rememberToken(
+        data,
+        this.target,
+        this.credentials,
+        issued,
+        this.ctx.clock(),
+        clockIsSet(this.ctx.env),
+      );
     });
     return this.#use(renewed);
   }
 
   async #issue(data: StoreData): Promise<CachedToken> {
     const issued = await this.client.requestToken(await this.withSecret());
-    return rememberToken(data, this.target, this.credentials, issued, this.ctx.clock());
+    return rememberToken(
+      data,
+      this.target,
+      this.credentials,
+      issued,
+      this.ctx.clock(),
+      clockIsSet(this.ctx.env),
+    );
   }
 
   /**

@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import {
   DEFAULT_ENV,
   ENV_CHOICES,
+  ENVIRONMENTS,
   type EnvName,
   normalizeEnv,
   SANDBOX_DEFAULT_URL,
@@ -166,6 +167,27 @@ export function configKey(env: EnvName, version: ApiVersion, kind: AddressKind):
  * The environment, version and addresses a command talks to. `given` are addresses the command
  * itself was handed (login's --auth-url / --checkout-url); they win over everything else.
  */
+/**
+ * When a command went to the default environment and this profile is logged in only elsewhere (a
+ * `login --env sandbox` followed by a command without --env): how to go there, or make it the default.
+ */
+export function loggedInElsewhere(
+  data: StoreData,
+  at: ProfileEnv,
+  envByDefault: boolean | undefined,
+): string | undefined {
+  if (!envByDefault) return undefined;
+  const others = ENVIRONMENTS.filter(
+    (env) => env !== at.env && storedEnvironment(data, { profile: at.profile, env })?.credentials,
+  );
+  const other = others.find((env) => env !== 'production') ?? others[0];
+  if (!other) return undefined;
+  // Production is never a default: it is named each time.
+  return other === 'production'
+    ? `you are logged in to production: name it with --env production`
+    : `you are logged in to ${other}: add --env ${other}, or make it the default: payorder config set default-env ${other}`;
+}
+
 export function resolveTarget(
   ctx: Context,
   flags: TargetFlags,
@@ -199,10 +221,20 @@ export function resolveTarget(
           hint: `log in again with --profile ${profile} --auth-url … --checkout-url … (the two go together)`,
         },
       );
+    const elsewhere = loggedInElsewhere(data, { profile, env }, !flags.env && !ctx.env.PAYORDER_ENV);
+    const setIt = `set it with: payorder config set ${configKey(env, version, kind)} https://… (or ${variable} for one run)`;
     throw new CliError('config', `no ${kind} address is configured for ${env} ${version}`, {
       field: configKey(env, version, kind),
-      hint: `set it with: payorder config set ${configKey(env, version, kind)} https://… (or ${variable} for one run)`,
+      hint: elsewhere ? `${elsewhere}; or ${setIt}` : setIt,
     });
   };
-  return { profile, env, version, authBase: address('auth'), checkoutBase: address('checkout') };
+  return {
+    profile,
+    env,
+    version,
+    authBase: address('auth'),
+    checkoutBase: address('checkout'),
+    impliedVersion: resolveVersion(ctx, { profile }, data, env),
+    envByDefault: !flags.env && !ctx.env.PAYORDER_ENV,
+  };
 }

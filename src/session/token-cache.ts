@@ -47,16 +47,25 @@ const isSendable = (token: CachedToken | undefined): token is CachedToken =>
   typeof token.expiresAt === 'string' &&
   !Number.isNaN(Date.parse(token.expiresAt));
 
-/** The cached token for this target and these credentials, usable or not. */
-export function cachedToken(data: StoreData, target: Target, credentials: Account): CachedToken | undefined {
+/**
+ * The cached token for this target and these credentials, usable or not. A run on the real clock
+ * (`rehearsal` false) does not see a token cached during a rehearsal (PAYORDER_NOW): its expiry was
+ * counted from another date, and would say it lives for weeks when the service refuses it already.
+ */
+export function cachedToken(
+  data: StoreData,
+  target: Target,
+  credentials: Account,
+  rehearsal = false,
+): CachedToken | undefined {
   const token = storedEnvironment(data, target)?.tokens?.[tokenKey(target, credentials)];
-  return isSendable(token) ? token : undefined;
+  return isSendable(token) && (rehearsal || token.rehearsal !== true) ? token : undefined;
 }
 
 /**
  * Writes a newly issued token into `data` (inside a store update) and returns it. Tokens that have
  * expired, or that could not be sent, are dropped on the way, so the cache stays as small as the set
- * of live logins.
+ * of live logins. One issued during a rehearsal (PAYORDER_NOW) is marked as such.
  */
 export function rememberToken(
   data: StoreData,
@@ -64,6 +73,7 @@ export function rememberToken(
   credentials: Account,
   issued: IssuedToken,
   now: Date,
+  rehearsal = false,
 ): CachedToken {
   const stored = environmentOf(data, target);
   const tokens: Record<string, CachedToken> = {};
@@ -73,6 +83,7 @@ export function rememberToken(
     accessToken: issued.accessToken,
     expiresAt: new Date(now.getTime() + issued.expiresIn * 1000).toISOString(),
     clientId: credentials.clientId,
+    ...(rehearsal ? { rehearsal: true as const } : {}),
   };
   tokens[tokenKey(target, credentials)] = token;
   stored.tokens = tokens;

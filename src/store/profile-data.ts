@@ -19,6 +19,11 @@ export interface CachedToken {
   expiresAt: string;
   /** The client the token was issued to (shown by `status`; the cache key holds it too). */
   clientId: string;
+  /**
+   * Issued while PAYORDER_NOW set payorder's clock (a rehearsal of another date): expiresAt is on
+   * that clock, not the service's, so a run on the real clock does not use it.
+   */
+  rehearsal?: true;
 }
 
 export interface Addresses {
@@ -60,6 +65,10 @@ export interface StoreData extends ProfileData {
     output?: OutputFormat;
     /** config batch-window: a duration such as "24h" (session/config-keys.ts). */
     batchWindow?: string;
+    /** config default-success, default-fail, default-description: for batch lines without them. */
+    success?: string;
+    fail?: string;
+    description?: string;
   };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;

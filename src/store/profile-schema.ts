@@ -14,7 +14,12 @@ const filled = z.string().check(z.minLength(1));
 
 const addresses = z.object({ auth: z.optional(text), checkout: z.optional(text) });
 
-const cachedToken = z.object({ accessToken: text, expiresAt: text, clientId: text });
+const cachedToken = z.object({
+  accessToken: text,
+  expiresAt: text,
+  clientId: text,
+  rehearsal: z.optional(z.literal(true)),
+});
 
 // The secret is in the file unless the login put it in the keychain: then the file has none.
 const credentials = z
@@ -50,6 +55,9 @@ const storeSchema = z.object({
       api: z.optional(text),
       output: z.optional(z.enum(OUTPUT_FORMATS)),
       batchWindow: z.optional(text),
+      success: z.optional(text),
+      fail: z.optional(text),
+      description: z.optional(text),
     }),
   ),
   environments,

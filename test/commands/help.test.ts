@@ -39,7 +39,7 @@ describe('help', () => {
     expect(alone.stdout).toBe(help.stdout);
     expect(help.stdout).toContain('Common workflows:');
     expect(help.stdout).toMatch(
-      /Exit codes:\n {2}0 {4}success\n {2}1 .*\n {2}2 .*\n {2}4 .*\n {2}5 .*\n {2}129 .*\n {2}130 /,
+      /Exit codes:\n {2}0 {4}success\n {2}1 .*\n {2}2 .*\n {2}4 .*\n {2}5 .*\n {2}6 .*\n {2}7 .*\n {2}8 .*\n {2}129 .*\n {2}130 /,
     );
     expect(help.stderr).toBe('');
   });

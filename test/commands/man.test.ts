@@ -24,7 +24,8 @@ describe('payorder man', () => {
 
   it('package.json installs it as a man page and packs it', () => {
     const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8'));
-    expect(pkg.man).toBe('./completions/payorder.1');
+    // npm's bin-links installs man pages only from an array; a string is silently ignored.
+    expect(pkg.man).toEqual(['./completions/payorder.1']);
     expect(pkg.files).toContain('completions/');
     expect(pkg.scripts.completions).toContain('node bin/payorder.js man > completions/payorder.1');
   });
@@ -40,7 +41,11 @@ describe('payorder man', () => {
       '.B \\-\\-env <name>\nenvironment (default: PAYORDER_ENV, the configured default, else stage) (one of: production, stage, test, sandbox)',
     );
     expect(stdout).toContain('\\fBpayorder sandbox \\-\\-port 0 \\-\\-json | head \\-1 | jq \\-r .url\\fR');
-    expect(stdout).toMatch(/Exit codes:\n {2}0 {4}success\n/);
+    const exitStatus = stdout.split('.SH "EXIT STATUS"\n')[1]?.split('\n.SH ')[0] ?? '';
+    expect(exitStatus).toMatch(/^\.nf\n0 {4}success\n/);
+    for (const code of [1, 2, 4, 5, 6, 7, 8, 129, 130, 141])
+      expect(exitStatus).toMatch(new RegExp(`^${code} +\\S`, 'm'));
+    expect(stdout.split('.SH OVERVIEW')[1]).toContain('Docs: README.md');
     // Nothing beyond ASCII, and no line a formatter would take for a request.
     expect(stdout).not.toMatch(/[^\x00-\x7f]/);
     expect(stdout).not.toMatch(/^'/m);

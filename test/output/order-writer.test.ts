@@ -378,57 +378,81 @@ const LOOKUPS: Written['lookups'] = [
 ];
 
 const widest = (text: string) => Math.max(...text.split('\n').map(textWidth));
+/** The widest line but the payment links, which are never cut. */
+const widestBut = (text: string, links: string[]) =>
+  Math.max(
+    ...text
+      .split('\n')
+      .filter((line) => !links.includes(line))
+      .map(textWidth),
+  );
 
 describe('the terminal width', () => {
-  it('60 columns, many orders: the least important columns give way, uuid and status stay whole', async () => {
+  it('60 columns, many orders: the least important columns give way, uuid and status stay whole; the links follow whole', async () => {
     const table = await write('table', MANY, { lookups: LOOKUPS }, {}, { columns: 60 });
     expect(table).toBe(
       [
-        'UUID                                  STATUS     AMOUNT',
-        `${V2.uuid}  PENDING     12.50`,
+        'UUID                                  STATUS     AMOUNT  API',
+        `${V2.uuid}  PENDING     12.50  v2`,
         'missing-one                           not found',
-        `${V1.uuid}  PAID         5.00`,
+        `${V1.uuid}  PAID         5.00  v1`,
+        '',
+        'payment links',
+        V2.uuid,
+        LONG_LINK,
+        '',
+        V1.uuid,
+        LINK_V1,
         '',
       ].join('\n'),
     );
-    expect(widest(table)).toBeLessThanOrEqual(60);
+    expect(widestBut(table, [LONG_LINK])).toBeLessThanOrEqual(60);
   });
 
-  it('80 columns, many orders: the payment link is cut with …', async () => {
+  it('80 columns, many orders: a payment link is never cut: the column is whole, or the links follow the table', async () => {
     const table = await write('table', MANY, { lookups: LOOKUPS }, {}, { columns: 80 });
     expect(table.split('\n')).toEqual([
-      'UUID                                  STATUS     AMOUNT  API  PAYMENT LINK',
-      `${V2.uuid}  PENDING     12.50  v2   http://127.0.0.1:…`,
+      'UUID                                  STATUS     AMOUNT  API',
+      `${V2.uuid}  PENDING     12.50  v2`,
       'missing-one                           not found',
-      `${V1.uuid}  PAID         5.00  v1   https://pay.examp…`,
+      `${V1.uuid}  PAID         5.00  v1`,
+      '',
+      'payment links',
+      V2.uuid,
+      LONG_LINK,
+      '',
+      V1.uuid,
+      LINK_V1,
       '',
     ]);
     expect(widest(table)).toBeLessThanOrEqual(80);
+    const wide = await write('table', MANY, { lookups: LOOKUPS }, {}, { columns: 140 });
+    expect(wide.split('\n')[1]).toBe(`${V2.uuid}  PENDING     12.50  v2   ${LONG_LINK}`);
   });
 
-  it.each([30, 45, 60, 80, 100])('%i columns: no line of a batch is wider', async (columns) => {
-    const long = { ...RECORDS[0]!, order: SANDBOX_V2 };
-    const lines = await write('table', BATCH, { records: [[long], ...batch] }, {}, { columns });
-    // Below the fixed columns of a batch line (42), only those are wider.
-    expect(widest(lines)).toBeLessThanOrEqual(Math.max(columns, 42));
-    // Errors are wrapped, never cut.
-    expect(lines.replace(/\s+/g, ' ')).toContain(failure.message);
-  });
+  it.each([30, 45, 60, 80, 100])(
+    '%i columns: no line of a batch is wider, but a payment link, whole on its own line',
+    async (columns) => {
+      const long = { ...RECORDS[0]!, order: SANDBOX_V2 };
+      const lines = await write('table', BATCH, { records: [[long], ...batch] }, {}, { columns });
+      // Below the fixed columns of a batch line (42), only those are wider.
+      expect(widestBut(lines, [LONG_LINK])).toBeLessThanOrEqual(Math.max(columns, 42));
+      expect(lines.split('\n')).toContain(
+        columns >= 42 + 2 + LONG_LINK.length ? expect.stringContaining(LONG_LINK) : LONG_LINK,
+      );
+      expect(lines).toContain(LONG_LINK);
+      // Errors are wrapped, never cut.
+      expect(lines.replace(/\s+/g, ' ')).toContain(failure.message);
+    },
+  );
 
-  it('60 columns, one order: values are cut but the uuid and the status; the payment link says where it is whole', async () => {
+  it('60 columns, one order: values are cut but the uuid and the status; the payment link is whole on its own line', async () => {
     const view = await write('table', SINGLE, { orders: [[SANDBOX_V2, RAW_V2]] }, {}, { columns: 60 });
-    expect(widest(view)).toBeLessThanOrEqual(60);
+    expect(widestBut(view, [LONG_LINK])).toBeLessThanOrEqual(60);
     expect(view).toContain(`uuid                ${V2.uuid}\n`);
     expect(view).toContain('status              PENDING\n');
     expect(view).toContain('id                  /v2/api/orders/3f0c6a1e-8d2b-4f7a-9c1e-…\n');
-    expect(view.split('\n').slice(-3)).toEqual([
-      'payment link (cut to fit: --field links.checkout prints it)',
-      'http://127.0.0.1:4010/pay/3f0c6a1e-8d2b-4f7a-9c1e-2b6d5a4e7…',
-      '',
-    ]);
-    // Where it fits, it is whole.
-    const wide = await write('table', SINGLE, { orders: [[SANDBOX_V2, RAW_V2]] }, {}, { columns: 80 });
-    expect(wide.split('\n').slice(-3)).toEqual(['payment link', LONG_LINK, '']);
+    expect(view.split('\n').slice(-3)).toEqual(['payment link', LONG_LINK, '']);
   });
 
   it('wide characters count twice, and a cut never splits one', async () => {

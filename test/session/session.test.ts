@@ -51,6 +51,27 @@ describe('tokens', () => {
     expect(renewed.expiresAt).toBe(new Date(later.getTime() + ttlMs()).toISOString());
   });
 
+  it('a rehearsal of another date (PAYORDER_NOW) does not leave its clock in the cache: the real clock does not use its token', async () => {
+    const uuid = await loginAndOrder();
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const rehearsed = new Date(Date.now() + 35 * 86_400_000).toISOString();
+    const rehearsal = await e2e.run(['order', 'get', uuid, '--env', 'sandbox'], {
+      env: { PAYORDER_NOW: rehearsed },
+    });
+    expect(rehearsal.exitCode, rehearsal.stderr).toBe(0);
+    // Two days later, on the real clock: the service refuses that token by now.
+    await call(e2e.sb.url, 'POST', '/_sandbox/clock', { advance: 2 * 86_400 });
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    const status = await e2e.run(['status', '--env', 'sandbox', '--json']);
+    expect(JSON.parse(status.stdout).environments[0].tokens.v2).toBeNull();
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--field', 'uuid']);
+    expect(result).toMatchObject({ exitCode: 0, stdout: `${uuid}\n` });
+    expect(await routesReached(e2e.sb.url)).toEqual(['token 200', 'lookup 200']);
+    // The token the real clock got is the one kept, on the real clock.
+    expect(cached().rehearsal).toBeUndefined();
+    expect(Date.parse(cached().expiresAt)).toBeLessThan(Date.now() + ttlMs() + 60_000);
+  });
+
   it('a 403 explicit deny (expired) renews once and repeats the request once', async () => {
     const uuid = await loginAndOrder();
     const first = cached();

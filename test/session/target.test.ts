@@ -96,6 +96,8 @@ describe('the addresses', () => {
       version: 'v1',
       authBase: 'https://auth.override.example.com',
       checkoutBase: 'https://checkout.override.example.com',
+      impliedVersion: 'v1',
+      envByDefault: false,
     });
   });
 
@@ -116,6 +118,8 @@ describe('the addresses', () => {
       version: 'v1',
       authBase: STORED_AUTH,
       checkoutBase: STORED_CHECKOUT,
+      impliedVersion: 'v1',
+      envByDefault: false,
     });
     const error = refusal(() => resolve({ env: 'stage', api: 'v2' }, STORE));
     expect([error.kind, error.exitCode, error.message, error.details.field, error.details.hint]).toEqual([
@@ -134,6 +138,8 @@ describe('the addresses', () => {
       version: 'v2',
       authBase: SANDBOX_DEFAULT_URL,
       checkoutBase: SANDBOX_DEFAULT_URL,
+      impliedVersion: 'v2',
+      envByDefault: false,
     });
     const error = refusal(() =>
       resolve({ env: 'production' }, {}, { PAYORDER_AUTH_URL: 'https://a.example.com' }),

@@ -15,12 +15,15 @@ import {
   parseWaitOptions,
   type WaitFlags,
 } from '../../cli/options.js';
+import { commandLine } from '../../command-line.js';
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
 import { type BatchOptions, type BatchRun, type JournalChoice, startBatch } from '../../orders/batch.js';
 import { batchOutcome, rerun } from '../../orders/batch-outcome.js';
+import type { PreviewLine } from '../../orders/batch-preview.js';
 import {
+  checkField,
   checkGivenFields,
   draftFrom,
   flagName,
@@ -41,6 +44,7 @@ import { resolveTarget, type TargetFlags } from '../../session/target.js';
 import type { StoreData } from '../../store/profile-data.js';
 import { note, warn } from '../../terminal/messages.js';
 import { createProgress, whileWaiting } from '../../terminal/progress.js';
+import { escapeControl } from '../../terminal/terminal-text.js';
 
 export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
   amount?: string;
@@ -84,7 +88,8 @@ export interface SingleOrderOptions extends CreateCommon {
 export type OrderCreateOptions =
   | SingleOrderOptions
   | (CreateCommon & { kind: 'dry-run'; draft: OrderDraft })
-  | (CreateCommon & { kind: 'batch'; batch: BatchOptions });
+  | (CreateCommon & { kind: 'batch'; batch: BatchOptions })
+  | (CreateCommon & { kind: 'batch-dry-run'; batch: BatchOptions });
 
 export type OrderCreateResult =
   | {
@@ -98,6 +103,7 @@ export type OrderCreateResult =
       unpaid?: CliError;
     }
   | { kind: 'dry-run'; request: WireRequest }
+  | { kind: 'batch-dry-run'; lines: AsyncGenerator<PreviewLine> }
   | { kind: 'batch'; run: BatchRun };
 
 /** The journal is written as the batch goes: its folder must exist before the first line is sent. */
@@ -113,6 +119,9 @@ function checkJournalFolder(journal: string): void {
       },
     );
 }
+
+/** The fields a batch line takes from the flags, or the config defaults, when its file has none. */
+const LINE_DEFAULTS = ['description', 'success', 'fail'] as const;
 
 /** Every required flag that is missing, in one message: a script learns them all in one run. */
 function missingFlags(missing: RequiredField[]): CliError {
@@ -141,6 +150,10 @@ export type OrderCreateRequest = { targetFlags: TargetFlags; output: OutputOptio
   | {
       kind: 'batch';
       input: string;
+      /** --dry-run: every line checked and its request shown; nothing sent. */
+      dryRun: boolean;
+      /** --description, --success, --fail: for the lines that have none. */
+      lineFields: Pick<OrderFields, (typeof LINE_DEFAULTS)[number]>;
       concurrency: number;
       /** --journal; without it payorder keeps a journal of its own, --again ignoring what it holds. */
       journal?: string;
@@ -161,10 +174,14 @@ const fieldsOf = (flags: OrderCreateFlags): OrderFields => ({
 
 /** The flags of a batch (--input) against those of one order, and against each other. */
 function checkBatchFlags(flags: OrderCreateFlags, fields: OrderFields, input: string | undefined): void {
-  const given = Object.entries(fields).filter(([, v]) => v !== undefined);
+  // A batch takes --description, --success and --fail for the lines that have none; the rest of an
+  // order is each line's own.
+  const given = Object.entries(fields).filter(
+    ([k, v]) => v !== undefined && !(input !== undefined && (LINE_DEFAULTS as readonly string[]).includes(k)),
+  );
   if (input !== undefined && given.length > 0) {
     throw usageError(
-      `--input takes every field from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')}`,
+      `--input takes the amount and the references from the file; drop ${given.map(([k]) => flagName(k as keyof OrderFields)).join(', ')} (only --description, --success and --fail go with it, for the lines without them)`,
     );
   }
   if (input === undefined && (flags.journal || flags.retryUnknown || flags.again))
@@ -174,8 +191,6 @@ function checkBatchFlags(flags: OrderCreateFlags, fields: OrderFields, input: st
       '--again goes with the journal payorder keeps itself; with --journal, give a new journal file to create every line anew',
       { field: '--again' },
     );
-  if (input !== undefined && flags.dryRun)
-    throw usageError('--dry-run shows a single request; it does not go with --input');
 }
 
 /** --web, --qr and --wait follow the one order created: not a batch's, not a dry run's. */
@@ -220,6 +235,8 @@ export function parseOrderCreateFlags(flags: OrderCreateFlags): OrderCreateReque
     ...common,
     kind: 'batch',
     input,
+    dryRun,
+    lineFields: { description: fields.description, success: fields.success, fail: fields.fail },
     concurrency,
     journal: flags.journal,
     again: Boolean(flags.again),
@@ -246,7 +263,17 @@ export async function resolveOrderCreate(
       request.journal !== undefined
         ? { kind: 'file', path: request.journal }
         : { kind: 'automatic', ...batchWindow(data), again: request.again };
-    return { ...common, kind: 'batch', batch: { input, concurrency, journal, retryUnknown } };
+    // Flags first, then the config defaults; each checked now, before any line is read.
+    const lineDefaults: BatchOptions['lineDefaults'] = {};
+    for (const field of LINE_DEFAULTS) {
+      const given = request.lineFields[field];
+      const value = given ?? data.defaults?.[field];
+      if (value === undefined) continue;
+      checkField(field, value, given !== undefined ? flagName : (f) => `default-${f}`);
+      lineDefaults[field] = value;
+    }
+    const batch = { input, concurrency, journal, retryUnknown, lineDefaults };
+    return request.dryRun ? { ...common, kind: 'batch-dry-run', batch } : { ...common, kind: 'batch', batch };
   }
   const { fields, dryRun, link, wait } = request;
   const confirm = await completeFields(fields, { ctx, data, target, dryRun });
@@ -307,6 +334,15 @@ function showLink(
 
 export async function runOrderCreate(options: OrderCreateOptions, ctx: Context): Promise<OrderCreateResult> {
   const { target } = options;
+  if (options.kind === 'batch-dry-run') {
+    const data = (await ctx.store()).read();
+    const username = findCredentials(ctx, data, target)?.credentials.username ?? '<username of the login>';
+    const { previewBatch } = await import('../../orders/batch-preview.js');
+    return {
+      kind: 'batch-dry-run',
+      lines: previewBatch(ctx, await ctx.client(target), target, options.batch, username),
+    };
+  }
   if (options.kind === 'batch') {
     const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
       interruptible: false,
@@ -337,13 +373,14 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     // Waiting (its spinner and timing) is loaded only for --wait.
     const { orderLookup, waitError, waitForPayment } = await import('../../orders/wait.js');
     const lookup = orderLookup(session, created.order.uuid);
-    const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
+    const plan = { ...options.wait, showLink: true, target };
+    const waited = await waitForPayment(ctx, lookup, plan, { first: created });
     return {
       kind: 'order',
       order: waited.order,
       raw: waited.raw,
       waited,
-      unpaid: waitError(waited, options.wait),
+      unpaid: waitError(waited, plan),
     };
   } catch (error) {
     return { ...created, waitFailure: error };
@@ -351,9 +388,9 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
 }
 
 /** A failure after the order was created, saying so: a script must not create it again. */
-function afterCreation(error: unknown, uuid: string): unknown {
+function afterCreation(error: unknown, uuid: string, target: Target): unknown {
   if (!(error instanceof CliError)) return error;
-  const created = `order ${uuid} was created: do not create it again; look it up with payorder order get ${uuid}`;
+  const created = `order ${uuid} was created: do not create it again; look it up with ${commandLine(['order', 'get', uuid], target)}`;
   return new CliError(error.kind, error.message, {
     ...error.details,
     hint: error.details.hint ? `${created}. ${error.details.hint}` : created,
@@ -374,17 +411,53 @@ export async function renderOrderCreate(
     });
     return;
   }
+  if (result.kind === 'batch-dry-run') return renderBatchPreview(result.lines, options, ctx);
   if (result.kind === 'order') {
     const format = chooseFormat(ctx, { asked: output.format, stored: storedOutput });
     const writer = await createOrderWriter(ctx, output, format, { of: 'orders', single: true });
     writer.order(result.order, result.raw);
     await writer.end();
-    if (result.waitFailure !== undefined) throw afterCreation(result.waitFailure, result.order.uuid);
+    if (result.waitFailure !== undefined)
+      throw afterCreation(result.waitFailure, result.order.uuid, options.target);
     if (!result.waited && options.kind === 'order') await showLink(result.order, options, ctx);
     if (result.unpaid) throw result.unpaid;
     return;
   }
   await renderBatch(result.run, options, ctx);
+}
+
+/**
+ * A batch's dry run: each line's request (NDJSON by default when piped, -o json an array, a
+ * terminal the requests as text), then on stderr whether every line would be sent. Exit 2 when one
+ * would not: the file needs fixing first.
+ */
+async function renderBatchPreview(
+  lines: AsyncGenerator<PreviewLine>,
+  { output }: OrderCreateOptions,
+  ctx: Context,
+): Promise<void> {
+  const format = chooseFormat(ctx, { asked: output.format, whenPiped: 'ndjson' });
+  let count = 0;
+  const invalid: number[] = [];
+  for await (const preview of lines) {
+    if (preview.error) invalid.push(preview.line);
+    if (format === 'ndjson') ctx.io.stdout.write(`${JSON.stringify(preview)}\n`);
+    else if (format === 'json')
+      ctx.io.stdout.write(
+        `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(preview, null, 2).replace(/^/gm, '  ')}`,
+      );
+    else if (preview.request)
+      ctx.io.stdout.write(`# line ${preview.line}\n${requestText(preview.request)}\n\n`);
+    else ctx.io.stdout.write(`# line ${preview.line}: not sent: ${escapeControl(preview.error.message)}\n\n`);
+    count++;
+  }
+  if (format === 'json') ctx.io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
+  if (invalid.length > 0)
+    throw usageError(
+      `dry run: ${invalid.length} of ${count} line${count === 1 ? '' : 's'} would not be sent (line${invalid.length === 1 ? '' : 's'} ${invalid.slice(0, 10).join(', ')}${invalid.length > 10 ? ', …' : ''}); nothing was sent`,
+      { field: '--input' },
+    );
+  note(ctx, `dry run: ${count} line${count === 1 ? '' : 's'}, each would be sent as shown; nothing was sent`);
 }
 
 /** A batch's records as they come, its progress on a terminal, what Ctrl-C leaves, and its summary. */
@@ -403,8 +476,15 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
       `stopping: no new line is sent; finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to abort at once)`,
     );
   };
-  // On a second Ctrl-C payorder ends at once: say what was done and what is left unknown.
+  // On a second Ctrl-C payorder ends at once, right after this: the lines done but held back behind
+  // one in flight are printed (out of order, each with its line) and counted, then what is unknown.
+  // Everything here is written synchronously, before the process ends.
+  let ended = false;
   const onForced = () => {
+    progress?.stop();
+    for (const { record, raw } of run.heldBack()) writer.record(record, raw);
+    if (!ended) void writer.end();
+    ended = true;
     const summary = run.summary();
     const { line } = batchOutcome(summary);
     renderError(
@@ -420,9 +500,12 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
   };
   ctx.signal.addEventListener('abort', onStop, { once: true });
   ctx.forced.addEventListener('abort', onForced, { once: true });
+  let finished = false;
+  let shown = 0;
   try {
     for await (const { record, raw } of run.records) {
       writer.record(record, raw);
+      shown++;
       if (progress && !ctx.signal.aborted) {
         progress.update(() => {
           const { lines, counts, seconds } = run.summary();
@@ -434,11 +517,15 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
       // A slow reader holds the batch back: no further line is sent until stdout takes this one.
       await writer.ready();
     }
+    finished = true;
   } finally {
     ctx.signal.removeEventListener('abort', onStop);
     ctx.forced.removeEventListener('abort', onForced);
     progress?.stop();
-    await writer.end();
+    // A batch refused before its first line (a `;` CSV, a misspelt column) prints nothing on stdout:
+    // no TSV header, no empty JSON array, which a script would take for an empty result.
+    if (!ended && (finished || shown > 0)) await writer.end();
+    ended = true;
   }
   const { line, error } = batchOutcome(run.summary());
   if (error) throw error;

@@ -13,15 +13,15 @@ import {
   type WaitFlags,
 } from '../../cli/options.js';
 import { type Context, withConnections } from '../../context.js';
-import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
 import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
-import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
+import { checkOrderId, idsOfLines, notFoundHint } from '../../orders/order-ids.js';
 import { orderedPool } from '../../orders/ordered-pool.js';
 import type { Waited, WaitPlan } from '../../orders/wait.js';
 import type { OutputFormat, OutputOptions } from '../../output/formats.js';
 import { createOrderWriter } from '../../output/order-writer.js';
+import type { LinkRequests } from '../../output/payment-link.js';
 import { chooseFormat, renderError } from '../../output/render.js';
 import { requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
@@ -31,12 +31,16 @@ export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
   /** A file to read, or false for --no-input (which shares the name: never prompt). */
   input?: string | false;
   concurrency: string;
+  web?: boolean;
+  qr?: boolean;
 }
 
 interface GetCommon {
   target: Target;
   output: OutputOptions;
   storedOutput?: OutputFormat;
+  /** --web and --qr: the payment link of the one order looked up. */
+  link: LinkRequests;
 }
 
 /** Ids looked up once each; or, with --wait, the one order looked up until it leaves PENDING. */
@@ -60,11 +64,19 @@ export async function parseOrderGetOptions(
       field: '--wait',
     });
   for (const id of ids) checkOrderId(id);
+  const link = { web: Boolean(flags.web), qr: Boolean(flags.qr) };
+  if ((link.web || link.qr) && (ids.length !== 1 || input !== undefined))
+    throw usageError(
+      `${link.web ? '--web' : '--qr'} shows the payment link of one order: give one uuid (or v1 id)`,
+      {
+        field: link.web ? '--web' : '--qr',
+      },
+    );
   const output = parseOutputOptions(flags);
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
   requireCredentials(ctx, data, target);
-  const common = { target, output, storedOutput: data.defaults?.output };
+  const common = { target, output, storedOutput: data.defaults?.output, link };
   if (wait && first !== undefined) return { ...common, kind: 'wait', id: first, wait };
   return { ...common, kind: 'lookups', ids, input, concurrency };
 }
@@ -74,9 +86,7 @@ async function* idsFrom(args: string[], input: string | undefined, ctx: Context)
   if (input === undefined) return;
   // Lines are read by bytes with a length limit: `--input /dev/zero` is refused, not read forever.
   const label = input === '-' ? 'stdin' : input;
-  for await (const { text } of readLines(openInput(input, ctx.io.stdin, ctx.signal), label)) {
-    if (text.trim() !== '' && !text.trim().startsWith('#')) yield text.trim();
-  }
+  yield* idsOfLines(readLines(openInput(input, ctx.io.stdin, ctx.signal), label));
 }
 
 /** One id's lookup: the order it gave, or the error that says why there is none. */
@@ -93,24 +103,30 @@ export type OrderGetResult =
     };
 
 /** A "not found" with the hint its id calls for: the other --api, or that only ids are looked up. */
-function withHint(error: unknown, id: string, version: ApiVersion): unknown {
+function withHint(error: unknown, id: string, target: Target): unknown {
   if (!(error instanceof CliError) || error.kind !== 'not_found') return error;
-  return new CliError('not_found', error.message, { ...error.details, hint: notFoundHint(id, version) });
+  return new CliError('not_found', error.message, { ...error.details, hint: notFoundHint(id, target) });
 }
 
 /** Each id's lookup, in input order; or, with --wait, the one order once it has left PENDING. */
 export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promise<OrderGetResult> {
-  const { version } = options.target;
   if (options.kind === 'wait') {
     const session = await openSession(ctx, options.target);
     const input = options.id;
     try {
       // Waiting (its spinner and timing) is loaded only for --wait.
       const { orderLookup, waitError, waitForPayment } = await import('../../orders/wait.js');
-      const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
-      return { kind: 'waited', input, waited, unpaid: waitError(waited, options.wait) };
+      const key = checkOrderId(input);
+      // The payer needs the link (its QR code, the browser) while payorder waits: shown at the first answer.
+      const plan = {
+        ...options.wait,
+        target: options.target,
+        onFirstAnswer: (found: OrderResult) => showLink(found, options, ctx),
+      };
+      const waited = await waitForPayment(ctx, orderLookup(session, key), plan, { key });
+      return { kind: 'waited', input, waited, unpaid: waitError(waited, plan) };
     } catch (error) {
-      throw withHint(error, input, version);
+      throw withHint(error, input, options.target);
     }
   }
   // Ids from a file are many: they go through a keep-alive agent sized to --concurrency.
@@ -123,7 +139,7 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       const key = checkOrderId(input);
       return { input, found: await session.authorized((token) => session.client.getOrder(token, key)) };
     } catch (error) {
-      const failure = withHint(error, input, version);
+      const failure = withHint(error, input, options.target);
       if (!(failure instanceof CliError)) throw failure;
       return { input, error: failure };
     }
@@ -133,6 +149,15 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     signal: ctx.signal,
   });
   return { kind: 'lookups', lookups };
+}
+
+/** --qr and --web for the order found: the QR code on stdout when stdout shows a table, else on stderr. */
+async function showLink(found: OrderResult, options: OrderGetOptions, ctx: Context): Promise<void> {
+  if (!options.link.web && !options.link.qr) return;
+  const format = chooseFormat(ctx, { asked: options.output.format, stored: options.storedOutput });
+  const stdoutIsData = format !== 'table' || options.output.field !== undefined || options.output.raw;
+  const { showPaymentLink } = await import('../../output/payment-link.js');
+  await showPaymentLink(ctx, found.order.links.checkout, options.link, { stdoutIsData });
 }
 
 const isSingle = (options: OrderGetOptions) =>
@@ -155,10 +180,12 @@ export async function renderOrderGet(
   }
   let worst: CliError | undefined;
   let failures = 0;
+  let found: OrderResult | undefined;
   try {
     for await (const lookup of result.lookups) {
       if ('found' in lookup) {
         writer.order(lookup.found.order, lookup.found.raw, lookup.input);
+        if (single) found = lookup.found;
       } else {
         const { error } = lookup;
         failures++;
@@ -177,6 +204,7 @@ export async function renderOrderGet(
   } finally {
     await writer.end();
   }
+  if (found) await showLink(found, options, ctx);
   if (ctx.signal.aborted)
     throw ctx.signal.reason === 'EPIPE'
       ? new CliError('closed_pipe', 'stdout was closed: stopped looking orders up')

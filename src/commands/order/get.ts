@@ -28,7 +28,13 @@ export function registerOrderGet(order: Command, ctx: Context): void {
         'order up until it leaves PENDING and exits by how it ended.',
     )
     .argument('[id...]', 'order uuids or v1 ids')
-    .option('--input <file>', 'read ids from this file, one per line (- for stdin)');
+    .option(
+      '--input <file>',
+      "read ids from this file, one per line, or payorder's own -o tsv output (its uuid column) (- for stdin)",
+    );
+  command
+    .option('--web', "open the order's payment link in the browser ($BROWSER, else the system default)")
+    .option('--qr', "print the order's payment link as a QR code (on stderr when stdout carries data)");
   concurrencyOption(command, 'lookups in flight at once');
   waitOptions(command, 'look the order up until it leaves PENDING (a spinner on a terminal), then print it');
   targetOptions(command);
@@ -41,6 +47,10 @@ export function registerOrderGet(order: Command, ctx: Context): void {
     [
       'statuses of many orders',
       'cut -f1 orders.tsv | payorder order get --input - -o tsv --no-headers | cut -f1,4',
+    ],
+    [
+      'show the customer the payment link again, as a QR code',
+      'payorder order get 3f0c6a1e-8d2b-4f7a-9c1e-2b6d5a4e7f10 --qr',
     ],
     [
       'wait until the customer has paid (at most 30 minutes)',

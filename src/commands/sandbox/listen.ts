@@ -21,7 +21,11 @@ export function registerSandboxListen(sandbox: Command, ctx: Context): void {
     .option('--forward-to <url>', 'your notification handler, e.g. http://localhost:3000/hooks/payorder')
     .option('-p, --port <n>', 'local port to receive on; 0 picks a free one', '0')
     .option('--host <address>', 'local address to receive on', '127.0.0.1');
-  jsonOption(command, 'print each notification as one JSON line (the default when stdout is not a terminal)');
+  jsonOption(
+    command,
+    'print each notification as one JSON line (the default when stdout is not a terminal)',
+    { jq: false },
+  );
   conventions(command);
   examples(command, [
     ['watch notifications', 'payorder sandbox listen'],

@@ -33,7 +33,8 @@ const V1_KEY = /^[0-9a-f]{16}$/i;
 /** The key the sandbox finds an order by: a uuid, or a v1 id (or its resource path) reduced to its last segment. */
 export function orderKeyOf(order: string): string {
   const key = orderKey(order);
-  if (isUuid(key) || V1_KEY.test(key)) return key;
+  if (isUuid(key)) return key.toLowerCase();
+  if (V1_KEY.test(key)) return key;
   throw usageError(`${JSON.stringify(order)} is not an order uuid or v1 id`, {
     field: 'order',
     hint: 'give the uuid of the order (a v1 order also by its id); payorder sandbox orders lists them',

@@ -24,20 +24,29 @@ export async function sandboxAddress(ctx: Context): Promise<string> {
 
 /**
  * Shows the sandbox's orders as `order get` shows orders: the same JSON shape, table and --field;
- * `single` when the command is about one order (its view, not a list).
+ * `single` when the command is about one order (its view, not a list); `extra`, the sandbox's own
+ * fields each order comes with (JSON and TSV).
  */
 export async function renderOrderViews(
   views: SandboxOrderView[],
   output: OutputOptions,
   single: boolean,
   ctx: Context,
+  extra?: readonly ('owner' | 'description' | 'created_at')[],
 ): Promise<void> {
   const writer = await createOrderWriter(ctx, output, chooseFormat(ctx, { asked: output.format }), {
     of: 'orders',
     single,
+    extra,
   });
   for (const view of views) {
-    writer.order(view.order, view.raw);
+    const values = { owner: view.owner, description: view.description, created_at: view.createdAt ?? '' };
+    writer.order(
+      view.order,
+      view.raw,
+      undefined,
+      extra && Object.fromEntries(extra.map((k) => [k, values[k]])),
+    );
     await writer.ready();
   }
   await writer.end();

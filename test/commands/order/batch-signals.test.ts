@@ -156,6 +156,36 @@ describe('a second Ctrl-C while requests hang', () => {
   });
 });
 
+describe('a second Ctrl-C while one line hangs and those after it are done', () => {
+  it('prints the lines done (held back behind the one in flight) and counts them in the summary', async () => {
+    await e2e.loginAfresh();
+    const file = writeLines(20);
+    // One of the first lines hangs; the lines after it are created and wait for their turn.
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'hang', times: 1 });
+    const { child, stderr } = spawnBatch(['--input', file, '--concurrency', '4', '-o', 'tsv']);
+    await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(12);
+    await delay(200);
+    child.kill('SIGINT');
+    await readyForSecondSignal(stderr);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode, stderr()).toBe(130);
+
+    // Every order the sandbox made but the hung one is a row of the TSV, with its line.
+    const made = (await e2e.orders()).map((order: { uuid: string }) => order.uuid);
+    const [header, ...rows] = String(result.stdout).trim().split('\n');
+    expect(header!.split('\t').slice(0, 3)).toEqual(['line', 'outcome', 'uuid']);
+    const created = rows.map((row) => row.split('\t')).filter((cells) => cells[1] === 'created');
+    expect(created.length).toBe(made.length - 1);
+    expect(made).toEqual(expect.arrayContaining(created.map((cells) => cells[2])));
+    expect(stderr()).toMatch(
+      new RegExp(
+        `error: aborted after ${created.length} lines in [\\d.]+ s: ${created.length} created, .*; 1 request in flight`,
+      ),
+    );
+  });
+});
+
 // A closed terminal or a dropped SSH session sends SIGHUP: the batch stops as on SIGTERM.
 describe.skipIf(process.platform === 'win32')('SIGHUP during a batch', () => {
   it('finishes the requests in flight, records them created, prints the summary and exits 129', async () => {

@@ -256,7 +256,10 @@ describe('order create --input', () => {
       const result = await onTerminal(command, env);
       const screen = result.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       expect(result.exitCode).toBe(1);
-      expect(screen).toMatch(/line 1 +✓ created +1\.01 {2}PENDING +http:/);
+      // The payment link beside its line where it fits (120 columns), else whole on the next line.
+      expect(screen).toMatch(
+        size ? /line 1 +✓ created +1\.01 {2}PENDING +http:/ : /line 1 +✓ created +1\.01 {2}PENDING\nhttp:/,
+      );
       // A failed line shows what it asked for (here only the amount), then, below, why it failed.
       expect(screen).toMatch(/line 3 +✗ failed +x\n/);
       expect(screen).toContain('\n           line 3: amount: must contain only digits and a single point');
@@ -269,7 +272,7 @@ describe('order create --input', () => {
     await e2e.loginAfresh();
     const both = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--amount', '1']);
     expect(both.exitCode).toBe(2);
-    expect(both.stderr).toContain('--input takes every field from the file; drop --amount');
+    expect(both.stderr).toContain('--input takes the amount and the references from the file; drop --amount');
     expect(
       (await e2e.run(['order', 'create', '--env', 'sandbox', '--input', 'x', '--concurrency', '0'])).stderr,
     ).toContain('--concurrency: must be a whole number from 1 to 64');
@@ -284,6 +287,25 @@ describe('order create --input', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--input: cannot read');
   });
+
+  it.each([
+    ['a ; CSV', 'amount;description;success;fail\n1;Tea;https://s.example/ok;https://s.example/ko\n'],
+    ['a header typo', 'ammount,description,success,fail\n1,Tea,https://s.example/ok,https://s.example/ko\n'],
+  ])(
+    '%s is refused before sending: exit 2, nothing on stdout in any format (no TSV header, no [])',
+    async (_, csv) => {
+      await e2e.loginAfresh();
+      const file = join(e2e.dir, 'orders.csv');
+      writeFileSync(file, csv);
+      for (const format of ['tsv', 'json', 'ndjson']) {
+        const result = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, '-o', format]);
+        expect(result.exitCode).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain('--input: ');
+      }
+      expect(await journal(e2e.sb.url, 'checkout')).toEqual([]);
+    },
+  );
 });
 
 /** Writes lines 1 to `count` (line n with the external reference REF-n) to the test's folder. */

@@ -261,3 +261,50 @@ it('the QR reader reads a code back and tells one link from another', async () =
   expectQrOf(text, 'https://a.example/pay/1');
   expect(readQr(text).modules).not.toEqual(expectedModules('https://a.example/pay/2'));
 });
+
+describe('order get --qr and --web, as on create', () => {
+  const newOrder = async () => {
+    await e2e.loginAfresh();
+    const created = await e2e.run(['order', 'create', '--env', 'sandbox', ...ORDER, '--field', 'uuid']);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    return created.stdout.trim();
+  };
+
+  it('--qr: the JSON on stdout, the code of the payment link on stderr', async () => {
+    const uuid = await newOrder();
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--qr']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).uuid).toBe(uuid);
+    expectQrOf(result.stderr, `${e2e.sb.url}/pay/${uuid}`);
+  });
+
+  it('--web opens the payment link with $BROWSER; several ids are refused', async () => {
+    const uuid = await newOrder();
+    const script = join(e2e.dir, 'browser');
+    const record = join(e2e.dir, 'browser.args');
+    writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}'\n`);
+    chmodSync(script, 0o755);
+    const result = await e2e.run(['order', 'get', uuid, '--env', 'sandbox', '--web'], {
+      env: { BROWSER: script },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(record, 'utf8')).toBe(`${e2e.sb.url}/pay/${uuid}\n`);
+    expect(result.stderr).toContain(`Opening ${e2e.sb.url}/pay/${uuid} in your browser.`);
+    const several = await e2e.run(['order', 'get', uuid, uuid, '--env', 'sandbox', '--web']);
+    expect(several.exitCode).toBe(2);
+    expect(several.stderr).toContain('--web shows the payment link of one order');
+    expect(await journal(e2e.sb.url, 'lookup')).toHaveLength(1);
+  });
+
+  it('with --wait, the code is shown at the first answer, before the wait', async () => {
+    const uuid = await newOrder();
+    const time = virtualTime(new Date(), () => call(e2e.sb.url, 'POST', `/pay/${uuid}/pay`).then(() => {}));
+    const result = await runInProcess(['order', 'get', uuid, '--env', 'sandbox', '--qr', '--wait'], {
+      env: e2e.env(),
+      time,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'PAID' });
+    expectQrOf(result.stderr.slice(0, result.stderr.indexOf('waiting up to')), `${e2e.sb.url}/pay/${uuid}`);
+  });
+});

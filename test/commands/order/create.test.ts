@@ -88,6 +88,45 @@ describe('order create', () => {
     });
   });
 
+  it('sends a description of any length: payorder has no limit of its own (the spec shows none)', async () => {
+    await e2e.loginAfresh();
+    const long = 'Boots, size 42. '.repeat(125);
+    const result = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--amount',
+      '1',
+      '--description',
+      long,
+      '--success',
+      'https://shop.example/ok',
+      '--fail',
+      'https://shop.example/ko',
+      '--field',
+      'status',
+    ]);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'PENDING\n' });
+    expect((await journal(e2e.sb.url, 'checkout'))[0].body.description).toBe(long);
+  });
+
+  it('logged in to the sandbox only, a command without --env goes to stage, and the error says how to make the sandbox the default', async () => {
+    await e2e.loginAfresh();
+    const result = await e2e.run(['order', 'create', '--amount', '1', ...ORDER]);
+    expect(result.exitCode, result.stderr).toBe(4);
+    expect(result.stderr).toBe(
+      'error: not logged in to stage\n' +
+        'hint: you are logged in to sandbox: add --env sandbox, or make it the default: payorder config set default-env sandbox; ' +
+        'or run payorder login --env stage, or set PAYORDER_USERNAME, PAYORDER_CLIENT_ID, PAYORDER_CLIENT_SECRET_ID\n',
+    );
+    expect(await journal(e2e.sb.url)).toEqual([]);
+    expect((await e2e.run(['config', 'set', 'default-env', 'sandbox'])).exitCode).toBe(0);
+    expect((await e2e.run(['order', 'create', '--amount', '1', ...ORDER, '--field', 'status'])).stdout).toBe(
+      'PENDING\n',
+    );
+  });
+
   it('v1: sends the decimal and the login userName; same JSON shape', async () => {
     await e2e.loginAfresh();
     const result = await create('--api', 'v1', '--amount', '92233720368547758.07');

@@ -4,6 +4,7 @@
  * are no id at all, and tables that fit the terminal, seen on a real pseudo-terminal.
  */
 import { describe, expect, it } from 'vitest';
+import { shellWords } from '../../../src/output/browser.js';
 import { textWidth } from '../../../src/terminal/text-width.js';
 import { BIN, onTerminal, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
@@ -74,7 +75,8 @@ describe('every id gets one row, in input order', () => {
       env: e2e.env({ NO_COLOR: '1' }),
       stdoutIsTTY: true,
       stderrIsTTY: true,
-      columns: 100,
+      // Wide enough for the payment links beside their orders (they are never cut).
+      columns: 130,
     });
     expect(table.exitCode).toBe(1);
     const lines = table.stdout.trimEnd().split('\n');
@@ -100,18 +102,27 @@ describe('every id gets one row, in input order', () => {
   });
 });
 
+/** Runs the command a hint gives, as pasted into a shell (with this test's environment). */
+async function pasted(stderr: string) {
+  const line = stderr.split('\n').find((l) => l.startsWith('hint: '))!;
+  const command = line.slice(line.indexOf('payorder '));
+  const words = shellWords(command);
+  expect(words[0]).toBe('payorder');
+  return runInProcess(words.slice(1), { env: e2e.env() });
+}
+
 describe('hints for an id that is not found', () => {
   it('a v1 order id on v2: look it up with --api v1 (where it is found)', async () => {
     await e2e.login();
     const token = await tokenFor(e2e.sb.url, 'v1', SHOP);
     const v1 = await createOrder(e2e.sb.url, token, 'v1', { userName: SHOP.username });
-    for (const id of [v1.id, v1.id.split('/').pop()]) {
+    for (const id of [v1.id, v1.id.split('/').pop()!]) {
       const result = await get([id]);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain(
-        'hint: this looks like a v1 order id: v2 looks orders up by uuid only; try --api v1\n',
+        `hint: this looks like a v1 order id: v2 looks orders up by uuid only; try payorder order get ${id} --env sandbox --api v1\n`,
       );
-      expect((await get([id], '--api', 'v1')).exitCode).toBe(0);
+      expect((await pasted(result.stderr)).exitCode).toBe(0);
     }
   });
 
@@ -120,8 +131,9 @@ describe('hints for an id that is not found', () => {
     const result = await get([a!], '--api', 'v1');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
-      'hint: check the uuid and the environment; an order created on v2 is found only with --api v2\n',
+      `hint: check the uuid and the environment; an order created on v2 is found only with --api v2: payorder order get ${a} --env sandbox\n`,
     );
+    expect(await pasted(result.stderr)).toMatchObject({ exitCode: 0 });
   });
 
   it.each(['jane@shop.example', '19.99', 'Invoice 42'])(
@@ -161,26 +173,38 @@ describe('on a terminal', () => {
       const shown = await screen(columns, `order get ${a} ${MISSING} ${b}`);
       expect(shown.exitCode).toBe(1);
       const lines = shown.stdout.split('\n').filter((line) => line !== '');
-      for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(columns);
-      const rows = lines.filter((line) => /^[0-9a-f]{8}-/.test(line));
+      // Every line fits but the payment links, never cut: each follows the table whole, under its uuid.
+      const links = [a, b].map((uuid) => `${e2e.sb.url}/pay/${uuid}`);
+      for (const line of lines.filter((l) => !links.includes(l)))
+        expect(textWidth(line), line).toBeLessThanOrEqual(columns);
+      const rows = lines.filter((line) => /^[0-9a-f]{8}-/.test(line) && line.includes('  '));
       expect(rows.map((line) => line.split(/ {2,}/).slice(0, 2))).toEqual([
         [a, 'PENDING'],
         [MISSING, 'not found'],
         [b, 'PAID'],
       ]);
-      if (columns === 80) expect(rows[0]).toMatch(/ {2}v2 {3}http:\/\/127\.0\.0\.1:\S*…$/);
+      expect(lines.slice(lines.indexOf('payment links'))).toEqual([
+        'payment links',
+        a,
+        links[0],
+        b,
+        links[1],
+      ]);
     },
   );
 
-  it('60 columns: one order fits, the payment link cut with where to get it whole', async () => {
+  it('60 columns: one order fits, the payment link whole on a line of its own', async () => {
     const [a] = await twoOrders();
     const shown = await screen(60, `order get ${a}`);
     expect(shown.exitCode, shown.stdout).toBe(0);
-    const lines = shown.stdout.split('\n');
-    for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(60);
+    const link = `${e2e.sb.url}/pay/${a}`;
+    expect(link.length).toBeGreaterThan(60);
+    const lines = shown.stdout.split('\n').map((line) => line.trimEnd());
+    for (const line of lines.filter((l) => l !== link)) expect(textWidth(line), line).toBeLessThanOrEqual(60);
     expect(lines.filter((line) => new RegExp(`^uuid +${a}$`).test(line))).toHaveLength(1);
-    expect(lines).toContain('payment link (cut to fit: --field links.checkout prints it)');
-    const whole = await screen(60, `order get ${a} --field links.checkout`);
-    expect(whole.stdout.trim()).toBe(`${e2e.sb.url}/pay/${a}`);
+    expect(lines.slice(lines.indexOf('payment link'), lines.indexOf('payment link') + 2)).toEqual([
+      'payment link',
+      link,
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import { BIN, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
 import { runInProcess, virtualTime } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, createOrder, journal, tokenFor } from '../../helpers/sandbox.js';
+import { unusedPort } from '../../helpers/servers.js';
 
 const e2e = useE2E();
 
@@ -76,11 +77,63 @@ describe('order get --wait', () => {
     expect(await journal(e2e.sb.url, 'lookup')).toHaveLength(result.slept.length + 1);
   });
 
+  it('Ctrl-C: the hint waits again with the real uuid and --env, pasteable as it stands', async () => {
+    const uuid = await pendingOrder();
+    const stop = new AbortController();
+    const time = virtualTime(new Date(), () => stop.abort('SIGINT'));
+    const result = await runInProcess(
+      ['order', 'get', ` ${uuid.toUpperCase()} `, '--wait', '--env', 'sandbox'],
+      {
+        env: e2e.env(),
+        time,
+        signal: stop.signal,
+      },
+    );
+    expect(result.exitCode).toBe(EXIT.interrupted);
+    expect(result.stderr).toContain(
+      `hint: wait again with payorder order get ${uuid} --wait --timeout 10m --env sandbox\n`,
+    );
+    await setStatus(uuid, 'PAID');
+    const again = result.stderr.split('hint: wait again with payorder ')[1]!.trim().split(' ');
+    const pasted = await waiting(again.filter((word) => word !== '--env' && word !== 'sandbox'));
+    expect(pasted.exitCode, pasted.stderr).toBe(0);
+  });
+
   it('an order paid already: printed at once, exit 0, no pause', async () => {
     const uuid = await pendingOrder();
     await call(e2e.sb.url, 'POST', `/pay/${uuid}/pay`);
     const result = await waiting(['order', 'get', uuid, '--wait']);
     expect([result.exitCode, result.slept, result.stderr]).toEqual([0, [], '']);
+  });
+
+  it('a first lookup that gets no answer is tried again, as later ones are: then paid, exit 0', async () => {
+    const uuid = await pendingOrder();
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'lookup', fault: 'reset', times: 1 });
+    const result = await waiting(['order', 'get', uuid, '--wait', '--field', 'status'], async (count) => {
+      if (count === 1) await call(e2e.sb.url, 'POST', `/pay/${uuid}/pay`);
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe('PAID\n');
+    expect(result.stderr).toContain('; trying again');
+    expect(result.slept).toEqual([FIRST_PAUSE_MS]);
+    expect((await journal(e2e.sb.url, 'lookup')).length).toBe(2);
+  });
+
+  it('a service unreachable from the first lookup on is tried until --timeout, then exit 5 with why', async () => {
+    const uuid = await pendingOrder();
+    const closed = `http://127.0.0.1:${await unusedPort()}`;
+    const time = virtualTime(new Date(), async () => {});
+    const result = await runInProcess(
+      ['order', 'get', uuid, '--wait', '--timeout', '5s', '--env', 'sandbox'],
+      {
+        env: e2e.env({ PAYORDER_CHECKOUT_URL: closed }),
+        time,
+      },
+    );
+    expect(result.exitCode).toBe(EXIT.network);
+    expect(time.slept.reduce((a, b) => a + b, 0)).toBe(5000);
+    expect(result.stderr).toMatch(/^error: cannot reach /m);
+    expect(result.stdout).toBe('');
   });
 
   it('an unknown order: exit 1 at once with the hint, no waiting', async () => {

@@ -62,6 +62,19 @@ describe('order get', () => {
     ]);
   });
 
+  it('a uuid pasted in capitals or with spaces and a line end around it is the same order, sent in lower case', async () => {
+    const [order] = await setup(1);
+    for (const pasted of [order.uuid.toUpperCase(), `  ${order.uuid}\t\n`]) {
+      const result = await e2e.run(['order', 'get', pasted, '--env', 'sandbox', '--field', 'uuid']);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${order.uuid}\n`);
+    }
+    expect((await journal(e2e.sb.url, 'lookup')).map((e) => e.path)).toEqual([
+      PATHS.lookup('v2', order.uuid),
+      PATHS.lookup('v2', order.uuid),
+    ]);
+  });
+
   it('an unknown order is a clear "not found", exit 1', async () => {
     await setup(0);
     const result = await e2e.run([
@@ -119,6 +132,40 @@ describe('order get', () => {
     expect(
       JSON.parse((await e2e.run(['order', 'get', order.uuid, '--env', 'sandbox', '--json'])).stdout).uuid,
     ).toBe(order.uuid);
+  });
+
+  it("--input reads the uuid column of payorder's own -o tsv output (a batch's results): the help's example works", async () => {
+    await e2e.login();
+    const csv = join(e2e.dir, 'orders.csv');
+    writeFileSync(
+      csv,
+      'amount,description,success,fail\n1.50,Tea,https://s.example/ok,https://s.example/ko\n' +
+        '2.50,Cake,https://s.example/ok,https://s.example/ko\n0,Nothing,https://s.example/ok,https://s.example/ko\n',
+    );
+    const created = await e2e.run(['order', 'create', '--input', csv, '--env', 'sandbox', '-o', 'tsv']);
+    expect(created.exitCode).toBe(1); // the third line failed: its row has no uuid
+    writeFileSync(join(e2e.dir, 'orders.tsv'), created.stdout);
+    const uuids = (await e2e.orders()).map((o: { uuid: string }) => o.uuid);
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    for (const [args, input] of [
+      [['--input', join(e2e.dir, 'orders.tsv')], undefined],
+      [['--input', '-'], created.stdout],
+    ] as const) {
+      const result = await e2e.run(
+        ['order', 'get', ...args, '--env', 'sandbox', '-o', 'tsv', '--no-headers'],
+        {
+          input,
+        },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(
+        result.stdout
+          .trim()
+          .split('\n')
+          .map((row) => row.split('\t')[0]),
+      ).toEqual(uuids);
+    }
+    expect(await routesReached(e2e.sb.url)).toEqual(Array(4).fill('lookup 200'));
   });
 
   it('an --input with no line end (/dev/zero) is refused at the line limit, nothing sent', async () => {

@@ -37,6 +37,13 @@ describe('payorder sandbox pay|fail|refund', () => {
     expect(await statusOf(order.uuid)).toBe('PAID');
   });
 
+  it('takes a uuid pasted in capitals', async () => {
+    const order = await newOrder();
+    const result = await payorder(['sandbox', 'pay', ` ${order.uuid.toUpperCase()} `, '--field', 'status']);
+    expect(result).toEqual({ exitCode: 0, stdout: 'PAID\n', stderr: '' });
+    expect(await statusOf(order.uuid)).toBe('PAID');
+  });
+
   it('fail marks it FAILED; a v1 order is found by its id; --field prints one value', async () => {
     const order = await newOrder('v1');
     const result = await payorder(['sandbox', 'fail', order.id, '--field', 'status']);
@@ -169,5 +176,55 @@ describe('payorder sandbox orders', () => {
       `${second.uuid}\n`,
     );
     expect(JSON.parse((await payorder(['sandbox', 'orders', '--owner', 'nobody'])).stdout)).toEqual([]);
+  });
+
+  it('refuses a status no order can have (exit 2, the states named) instead of answering []', async () => {
+    await newOrder();
+    expect(await payorder(['sandbox', 'orders', '--status', 'BOGUS'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'error: --status: must be one of PENDING, REFUNDED, PAID, FAILED, got "BOGUS"\n',
+    });
+  });
+
+  it('each order comes with its owner, description and created_at, in JSON and TSV', async () => {
+    const order = await newOrder('v2', { description: 'Boots, size 42' });
+    const listed = JSON.parse((await payorder(['sandbox', 'orders'])).stdout);
+    expect(listed.find((o: { uuid: string }) => o.uuid === order.uuid)).toMatchObject({
+      uuid: order.uuid,
+      owner: 'sandbox-merchant',
+      description: 'Boots, size 42',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const tsv = (await payorder(['sandbox', 'orders', '-o', 'tsv'])).stdout.trim().split('\n');
+    expect(tsv[0]!.split('\t').slice(-3)).toEqual(['owner', 'description', 'created_at']);
+    expect(
+      tsv
+        .find((row) => row.startsWith(order.uuid))!
+        .split('\t')
+        .slice(-3, -1),
+    ).toEqual(['sandbox-merchant', 'Boots, size 42']);
+  });
+
+  it('--limit keeps the newest orders and --since the recent ones; bad values are refused', async () => {
+    const orders = [await newOrder(), await newOrder(), await newOrder()];
+    const newest = await payorder(['sandbox', 'orders', '--limit', '2', '--field', 'uuid']);
+    expect(newest.stdout).toBe(`${orders[1]!.uuid}\n${orders[2]!.uuid}\n`);
+    const now = (await call(sb.url, 'GET', '/_sandbox')).body.now as string;
+    const env = { PAYORDER_NOW: now };
+    expect(
+      (await payorder(['sandbox', 'orders', '--since', '1h', '--limit', '1', '--field', 'uuid'], { env }))
+        .stdout,
+    ).toBe(`${orders[2]!.uuid}\n`);
+    const later = new Date(Date.parse(now) + 60_000).toISOString();
+    expect(JSON.parse((await payorder(['sandbox', 'orders', '--since', later], { env })).stdout)).toEqual([]);
+    for (const [flag, value] of [
+      ['--limit', '0'],
+      ['--since', 'yesterday'],
+    ]) {
+      const refused = await payorder(['sandbox', 'orders', flag!, value!]);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`^error: ${flag}: must be `));
+    }
   });
 });
