@@ -30,11 +30,32 @@ function licenseFileText(folder) {
 const grammarLine = (files) =>
   files.length === 0 ? '' : `Shipped as ${files.map((file) => `dist/${file}`).join(', ')}.\n\n`;
 
+/**
+ * Code of other projects compiled into a package's WebAssembly, whose notices its licence file does
+ * not carry: by package, a line saying what is in it and the notice files in .ci/licenses/ (taken
+ * from those projects' sources at the versions the package was built from).
+ */
+const COMPILED_IN = {
+  'jq-wasm': {
+    about:
+      "jq.wasm is jq 1.8.2 compiled to WebAssembly, with the Oniguruma regular expression library (jq 1.8.2's vendor/oniguruma, commit 4ef8920) and the decNumber library in it. jq's notices (its own, dtoa.c, g_fmt.c, decNumber) and Oniguruma's follow.",
+    notices: ['jq-1.8.2-COPYING.txt', 'oniguruma-COPYING.txt'],
+  },
+};
+
+/** The notices of code compiled into a package's WebAssembly, as text to follow its own licence; '' when none. */
+function compiledIn(name) {
+  const entry = COMPILED_IN[name];
+  if (entry === undefined) return '';
+  const notices = entry.notices.map((file) => readFileSync(join(STANDARD_TEXTS, file), 'utf8').trim());
+  return `\n\n${[entry.about, ...notices].join('\n\n')}`;
+}
+
 /** One package's part of the file; a package without a licence file stops the build unless .ci/licenses/ has its licence. */
 function section({ packageJson, licenseText, files }) {
   const heading =
     `${packageJson.name} ${packageJson.version} (${packageJson.license})\n\n${grammarLine(files.filter((file) => file.endsWith('.wasm')))}`.trimEnd();
-  if (licenseText.trim() !== '') return `${heading}\n\n${licenseText.trim()}`;
+  if (licenseText.trim() !== '') return `${heading}\n\n${licenseText.trim()}${compiledIn(packageJson.name)}`;
   const standard = join(STANDARD_TEXTS, `${packageJson.license}.txt`);
   if (!existsSync(standard))
     throw new Error(
