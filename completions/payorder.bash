@@ -4,7 +4,7 @@ __payorder_subs() {
   case "$1" in
     "") echo "login logout status token config order migrate-check completion man sandbox help" ;;
     "config") echo "get set unset list help" ;;
-    "order") echo "create get help" ;;
+    "order") echo "create get find help" ;;
     "sandbox") echo "pay fail refund orders listen help" ;;
   esac
 }
@@ -21,8 +21,9 @@ __payorder_opts() {
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config list") echo "--debug -q --quiet --no-input --no-color --all --json -h --help" ;;
     "order") echo "-h --help" ;;
-    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "order get") echo "--input --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --allow-duplicate-reference --no-ledger --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order get") echo "--input --no-ledger --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order find") echo "--ref --text --amount --since --until --status --outcome --limit --refresh --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
@@ -74,6 +75,19 @@ __payorder_value() {
     "order get|--profile") echo "dynamic profiles" ;;
     "order get|-o"|"order get|--output") echo "choices table json ndjson tsv" ;;
     "order get|--field") echo "any" ;;
+    "order find|--ref") echo "any" ;;
+    "order find|--text") echo "any" ;;
+    "order find|--amount") echo "any" ;;
+    "order find|--since") echo "any" ;;
+    "order find|--until") echo "any" ;;
+    "order find|--status") echo "any" ;;
+    "order find|--outcome") echo "choices created failed unknown" ;;
+    "order find|--limit") echo "any" ;;
+    "order find|--env") echo "choices production stage test sandbox" ;;
+    "order find|--api") echo "choices v1 v2" ;;
+    "order find|--profile") echo "dynamic profiles" ;;
+    "order find|-o"|"order find|--output") echo "choices table json ndjson tsv" ;;
+    "order find|--field") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
     "migrate-check|--profile") echo "dynamic profiles" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;
@@ -107,9 +121,9 @@ __payorder_value() {
 }
 __payorder_args() {
   case "$1|$2" in
-    "config get|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config set|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config unset|0") echo "choices default-env default-api default-output batch-window production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config get|0") echo "choices default-env default-api default-output batch-window ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config set|0") echo "choices default-env default-api default-output batch-window ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config unset|0") echo "choices default-env default-api default-output batch-window ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
     "migrate-check|"*) echo "files" ;;
     "completion|0") echo "choices bash zsh fish powershell" ;;
   esac

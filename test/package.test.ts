@@ -199,6 +199,8 @@ describe.concurrent('on each Node it supports', () => {
         PATH: `${join(globalPrefix, 'bin')}:${join(target.binary, '..')}:${process.env.PATH}`,
         HOME: work,
         PAYORDER_CONFIG_DIR: join(work, `config-${target.version}`),
+        // Each Node its own order ledger: the batches' references are the same.
+        PAYORDER_DATA_DIR: join(work, `data-${target.version}`),
       };
       expect((await execa('node', ['--version'], { env, extendEnv: false })).stdout).toBe(
         `v${target.version}`,
@@ -261,6 +263,12 @@ describe.concurrent('on each Node it supports', () => {
         ]);
         // Every V8 flag a batch sets is one this Node knows (V8 writes an error line for one it does not).
         expect(String(batch.stderr)).toMatch(/^3 lines in \d+\.\d s: 3 created, [^\n]*$/);
+        // The order ledger (node:sqlite) found them, and Node 22 said nothing of it on stderr.
+        const found = await run(['order', 'find', '--env', 'sandbox', '--ref', 'REF-2', '--field', 'amount']);
+        expect(found.exitCode, String(found.stderr)).toBe(0);
+        expect(String(found.stdout)).toBe('2.02');
+        expect(String(found.stderr)).toBe('');
+        expect(String(order.stderr)).toBe('');
       } finally {
         sandbox.kill('SIGTERM');
         await sandbox;

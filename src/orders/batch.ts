@@ -13,6 +13,7 @@ import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
 import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
 import { CliError, type ErrorKind } from '../errors.js';
+import type { CreationLedger, Recording } from '../ledger/recording.js';
 import { warn } from '../output/messages.js';
 import type { Session } from '../session/session.js';
 import { openAutomaticJournal } from './auto-journal.js';
@@ -43,6 +44,8 @@ export interface BatchOptions {
   concurrency: number;
   journal: JournalChoice;
   retryUnknown: boolean;
+  /** The order ledger that records each line sent and refuses a reference in use; none with --no-ledger. */
+  ledger?: CreationLedger;
 }
 
 /** Errors after which no further line is sent: the next lines would fail the same way. */
@@ -114,6 +117,8 @@ class Batch {
   #inFlight = 0;
   #stoppedBy: CliError | undefined;
   #warnedNotification = false;
+  /** The external references of lines this run has sent, with their line: a second line is refused. */
+  readonly #references = new Map<string, number>();
 
   constructor(
     private readonly ctx: Context,
@@ -148,6 +153,7 @@ class Batch {
       }
     } finally {
       await this.#journal.close();
+      options.ledger?.close();
     }
   }
 
@@ -215,16 +221,26 @@ class Batch {
   async #send({ line, draft, input, key }: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
     const { ctx, session } = this;
     const at = () => ctx.clock().toISOString();
+    let recording: Recording | undefined;
+    try {
+      recording = this.#ledgerSending(line, draft);
+    } catch (error) {
+      // A reference in use is that line's refusal; a ledger that cannot be written stops the batch.
+      if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;
+      return failed(line, input, error);
+    }
     try {
       this.#journal.write({ key, line, event: 'sending', at: at() });
       await this.#journal.synced();
     } catch (error) {
       // The journal cannot be written: nothing was sent, and no further line is.
       this.#stoppedBy ??= error as CliError;
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return failed(line, input, error);
     }
     if (this.#stoppedBy || ctx.signal.aborted) {
       this.#record({ key, line, event: 'failed', at: at(), error: NOT_SENT_ERROR });
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return NOT_SENT;
     }
     this.#inFlight++;
@@ -234,6 +250,7 @@ class Batch {
       // Should this record not be written, the "sending" one stands: the line is reported unknown
       // on a rerun, never sent again.
       this.#record({ key, line, event: 'created', at: at(), order: created.order });
+      recording?.created(created.order);
       return {
         record: { line, outcome: 'created', order: created.order, input, error: null },
         raw: created.raw,
@@ -241,6 +258,8 @@ class Batch {
     } catch (error) {
       if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
+      recording?.failed(unknown ? 'unknown' : 'failed', error);
+      if (!unknown && draft.externalReference) this.#references.delete(draft.externalReference);
       this.#record({
         key,
         line,
@@ -252,6 +271,28 @@ class Batch {
     } finally {
       this.#inFlight--;
     }
+  }
+
+  /**
+   * Records the line in the ledger as about to be sent; throws the refusal of its external reference
+   * when an order on the target holds it, or a line of this run sent it.
+   */
+  #ledgerSending(line: number, draft: OrderDraft): Recording | undefined {
+    const { ledger } = this.options;
+    if (!ledger) return undefined;
+    const reference = draft.externalReference;
+    if (reference !== undefined && !ledger.allowsDuplicates) {
+      const earlier = this.#references.get(reference);
+      if (earlier !== undefined)
+        throw new CliError(
+          'usage',
+          `external_reference: ${reference} is the reference of line ${earlier} of this batch; nothing was sent`,
+          { field: 'external_reference', hint: '--allow-duplicate-reference creates it all the same' },
+        );
+    }
+    const recording = ledger.sending(draft, 'batch', 'external_reference');
+    if (reference !== undefined) this.#references.set(reference, line);
+    return recording;
   }
 
   /** Writes a record; a journal that cannot be written stops the batch. */

@@ -60,6 +60,8 @@ export interface StoreData extends ProfileData {
     output?: OutputFormat;
     /** config batch-window: a duration such as "24h" (session/config-keys.ts). */
     batchWindow?: string;
+    /** config ledger: false keeps no order ledger (ledger/choice.ts). */
+    ledger?: boolean;
   };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;

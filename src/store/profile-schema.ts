@@ -50,6 +50,7 @@ const storeSchema = z.object({
       api: z.optional(text),
       output: z.optional(z.enum(OUTPUT_FORMATS)),
       batchWindow: z.optional(text),
+      ledger: z.optional(z.boolean()),
     }),
   ),
   environments,

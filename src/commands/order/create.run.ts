@@ -17,6 +17,7 @@ import {
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
+import { type LedgerChoice, type LedgerFlags, ledgerChoice } from '../../ledger/choice.js';
 import { type BatchOptions, type BatchRun, type JournalChoice, startBatch } from '../../orders/batch.js';
 import { batchOutcome, rerun } from '../../orders/batch-outcome.js';
 import {
@@ -40,7 +41,7 @@ import { findCredentials, requireCredentials } from '../../session/credentials.j
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 
-export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
+export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags, LedgerFlags {
   amount?: string;
   description?: string;
   success?: string;
@@ -73,6 +74,8 @@ export interface OrderCreateOptions {
   link: LinkRequests;
   /** --wait: once created, wait until the order leaves PENDING, for at most this long. */
   wait?: WaitPlan;
+  /** Whether the order ledger records the orders, and refuses a reference in use. */
+  ledger: LedgerChoice;
 }
 
 export type OrderCreateResult =
@@ -164,6 +167,7 @@ export async function parseOrderCreateOptions(
     confirm: false,
     link,
     wait,
+    ledger: ledgerChoice(flags, data),
   };
   if (input !== undefined) {
     const journal: JournalChoice =
@@ -223,7 +227,9 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
       interruptible: false,
     });
-    return { kind: 'batch', run: startBatch(ctx, session, options.batch) };
+    const { creationLedger } = await import('../../ledger/recording.js');
+    const ledger = await creationLedger(ctx, target, options.ledger);
+    return { kind: 'batch', run: startBatch(ctx, session, { ...options.batch, ledger }) };
   }
   const draft = options.draft!;
   if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2_WARNING);
@@ -232,12 +238,21 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const { confirmSending } = await import('./create.form.js');
     await confirmSending(ctx, requestText(await previewRequest(target, draft, ctx)));
   }
+  const { creationLedger, outcomeOf } = await import('../../ledger/recording.js');
+  const ledger = await creationLedger(ctx, target, options.ledger);
   const created = await whileWaiting(ctx, 'creating the order…', async () => {
-    const session = await openSession(ctx, target);
-    const body = orderRequestBody(target.version, draft, session.credentials.username);
-    const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
-    return { kind: 'order' as const, order, raw };
-  });
+    const recording = ledger?.sending(draft, 'create', '--external-reference');
+    try {
+      const session = await openSession(ctx, target);
+      const body = orderRequestBody(target.version, draft, session.credentials.username);
+      const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
+      recording?.created(order);
+      return { kind: 'order' as const, order, raw };
+    } catch (error) {
+      recording?.failed(outcomeOf(error), error);
+      throw error;
+    }
+  }).finally(() => ledger?.close());
   if (!options.wait) return created;
   // From here on the order exists: whatever ends the wait (Ctrl-C, an answer the lookup cannot
   // use), the order is still printed, and only then the failure is raised (renderOrderCreate).
@@ -249,10 +264,18 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
     const lookup = orderLookup(session, created.order.uuid);
     const waited = await waitForPayment(ctx, lookup, { ...options.wait, showLink: true }, created);
+    if (options.ledger.keep) await noteSeen(ctx, target, waited.order);
     return { kind: 'order', order: waited.order, raw: waited.raw, waited };
   } catch (error) {
     return { ...created, waitFailure: error };
   }
+}
+
+/** The status --wait saw last, for the ledger. */
+async function noteSeen(ctx: Context, target: Target, order: Order): Promise<void> {
+  const seen = (await import('../../ledger/seen.js')).seenStatuses(ctx);
+  await seen.note(target, order);
+  seen.close();
 }
 
 /** A failure after the order was created, saying so: a script must not create it again. */

@@ -15,6 +15,8 @@ import {
 import { type Context, withConnections } from '../../context.js';
 import type { ApiVersion } from '../../contract/versions.js';
 import { CliError, usageError } from '../../errors.js';
+import { type LedgerFlags, ledgerChoice } from '../../ledger/choice.js';
+import type { SeenStatuses } from '../../ledger/seen.js';
 import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
 import { checkOrderId, notFoundHint } from '../../orders/order-ids.js';
@@ -27,7 +29,7 @@ import { requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 
-export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
+export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags, LedgerFlags {
   /** A file to read, or false for --no-input (which shares the name: never prompt). */
   input?: string | false;
   concurrency: string;
@@ -42,6 +44,10 @@ export interface OrderGetOptions {
   storedOutput?: OutputFormat;
   /** --wait: look the one order up until it leaves PENDING, for at most this long. */
   wait?: WaitPlan;
+  /** The target flags, for trying the other API version when an order is not found. */
+  flags: TargetFlags;
+  /** Whether the statuses seen update the order ledger (when it holds the order). */
+  ledger: boolean;
 }
 
 export async function parseOrderGetOptions(
@@ -63,7 +69,18 @@ export async function parseOrderGetOptions(
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
   requireCredentials(ctx, data, target);
-  return { ids, input, concurrency, target, output, storedOutput: data.defaults?.output, wait };
+  const ledger = ledgerChoice(flags, data).keep;
+  return {
+    ids,
+    input,
+    concurrency,
+    target,
+    output,
+    storedOutput: data.defaults?.output,
+    wait,
+    flags,
+    ledger,
+  };
 }
 
 async function* idsFrom(args: string[], input: string | undefined, ctx: Context): AsyncGenerator<string> {
@@ -103,18 +120,27 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
       // Waiting (its spinner and timing) is loaded only for --wait.
       const { orderLookup, waitForPayment } = await import('../../orders/wait.js');
       const waited = await waitForPayment(ctx, orderLookup(session, checkOrderId(input)), options.wait);
+      const seen = await seenIn(options, ctx);
+      await seen?.note(options.target, waited.order);
+      seen?.close();
       return { kind: 'waited', input, waited };
     } catch (error) {
       throw withHint(error, input, version);
     }
   }
+  let seen: Promise<SeenStatuses | undefined> | undefined;
   const lookup = async (input: string): Promise<Lookup> => {
     try {
       const key = checkOrderId(input);
-      return { input, found: await session.authorized((token) => session.client.getOrder(token, key)) };
+      const found = await session.authorized((token) => session.client.getOrder(token, key));
+      // The ledger is opened after the first answer: a lookup never waits for it.
+      seen ??= seenIn(options, ctx);
+      await (await seen)?.note(options.target, found.order);
+      return { input, found };
     } catch (error) {
       const failure = withHint(error, input, version);
       if (!(failure instanceof CliError)) throw failure;
+      if (failure.kind === 'not_found' && isSingle(options)) return fallBack(options, ctx, input, failure);
       return { input, error: failure };
     }
   };
@@ -122,7 +148,39 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     concurrency: options.concurrency,
     signal: ctx.signal,
   });
-  return { kind: 'lookups', lookups };
+  return { kind: 'lookups', lookups: closing(lookups, () => void seen?.then((open) => open?.close())) };
+}
+
+/** The order ledger's statuses, when the command keeps it. */
+async function seenIn(options: OrderGetOptions, ctx: Context): Promise<SeenStatuses | undefined> {
+  return options.ledger ? (await import('../../ledger/seen.js')).seenStatuses(ctx) : undefined;
+}
+
+/** One id not found: the other API version, then the ledger's hint (get.fallback.ts). */
+async function fallBack(
+  options: OrderGetOptions,
+  ctx: Context,
+  input: string,
+  error: CliError,
+): Promise<Lookup> {
+  const { afterNotFound } = await import('./get.fallback.js');
+  const after = await afterNotFound(ctx, options.flags, options.target, input, error, {
+    ledger: options.ledger,
+  });
+  if ('error' in after) return { input, error: after.error };
+  const seen = await seenIn(options, ctx);
+  await seen?.note(after.target, after.found.order);
+  seen?.close();
+  return { input, found: after.found };
+}
+
+/** `lookups`, then `done` once they are all taken (or the taking stops). */
+async function* closing<T>(lookups: AsyncGenerator<T>, done: () => void): AsyncGenerator<T> {
+  try {
+    yield* lookups;
+  } finally {
+    done();
+  }
 }
 
 const isSingle = (options: OrderGetOptions) => options.ids.length === 1 && options.input === undefined;

@@ -28,7 +28,8 @@ export function registerOrderGet(order: Command, ctx: Context): void {
         'order up until it leaves PENDING and exits by how it ended.',
     )
     .argument('[id...]', 'order uuids or v1 ids')
-    .option('--input <file>', 'read ids from this file, one per line (- for stdin)');
+    .option('--input <file>', 'read ids from this file, one per line (- for stdin)')
+    .option('--no-ledger', 'leave the order ledger as it is (by default the statuses seen update it)');
   concurrencyOption(command, 'lookups in flight at once');
   waitOptions(command, 'look the order up until it leaves PENDING (a spinner on a terminal), then print it');
   targetOptions(command);

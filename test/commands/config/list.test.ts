@@ -62,25 +62,28 @@ describe('payorder config list', () => {
     const { cli, onTerminal } = await configured();
     const all = JSON.parse((await cli(['config', 'list', '--all', '--json'])).stdout);
     expect(Object.keys(all)).toEqual(CONFIG_KEYS.map((k) => k.key));
-    expect(Object.keys(all)).toHaveLength(17);
+    expect(Object.keys(all)).toHaveLength(18);
     expect(Object.entries(all).filter(([, value]) => value !== null)).toEqual([
       ['default-api', 'v1'],
       ['stage.v2.auth-url', 'https://auth.stage.example.com'],
     ]);
     const table = (await onTerminal(['config', 'list', '--all'])).stdout.split('\n');
-    expect(table).toHaveLength(18);
+    expect(table).toHaveLength(19);
     expect(table.slice(0, 4)).toEqual([
       'default-env                 -  (environment used when neither --env nor PAYORDER_ENV is given (never production))',
       'default-api                 v1  (API version used when neither --api, PAYORDER_API nor the login chose one)',
       'default-output              -  (output format when neither --json nor -o is given)',
       'batch-window                -  (how long a batch run without --journal skips lines an earlier run created (default 24h; e.g. 1h, 90m))',
     ]);
-    expect(table[10]).toBe(
+    expect(table[11]).toBe(
       'stage.v2.auth-url           https://auth.stage.example.com  (base address of the token service for stage v2 (payorder appends /v2/api))',
     );
-    expect(table[16]).toBe(
+    expect(table[4]).toBe(
+      'ledger                      -  (false: keep no order ledger (what order create sent and got, which order find searches); default true)',
+    );
+    expect(table[17]).toBe(
       'allow-insecure-http         -  (true: production and stage may use http:// addresses (the secret and tokens unencrypted, warned each time))',
     );
-    expect(table[17]).toBe('');
+    expect(table[18]).toBe('');
   });
 });
