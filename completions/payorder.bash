@@ -2,9 +2,10 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/payorder
 __payorder_subs() {
   case "$1" in
-    "") echo "login logout status token config order migrate-check completion man sandbox help" ;;
+    "") echo "login logout status token config order ledger migrate-check completion man sandbox help" ;;
     "config") echo "get set unset list help" ;;
     "order") echo "create get find help" ;;
+    "ledger") echo "import prune help" ;;
     "sandbox") echo "pay fail refund orders listen help" ;;
   esac
 }
@@ -24,6 +25,9 @@ __payorder_opts() {
     "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --allow-duplicate-reference --no-ledger --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "order get") echo "--input --no-ledger --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
     "order find") echo "--ref --text --amount --since --until --status --outcome --limit --refresh --env --api --profile --allow-insecure-http --json -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "ledger") echo "-h --help" ;;
+    "ledger import") echo "--map --env --api --profile --json --debug -q --quiet --no-input --no-color -h --help" ;;
+    "ledger prune") echo "--before --json --debug -q --quiet --no-input --no-color -h --help" ;;
     "migrate-check") echo "--config --live --profile --json --format --fix --write --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
@@ -88,6 +92,11 @@ __payorder_value() {
     "order find|--profile") echo "dynamic profiles" ;;
     "order find|-o"|"order find|--output") echo "choices table json ndjson tsv" ;;
     "order find|--field") echo "any" ;;
+    "ledger import|--map") echo "any" ;;
+    "ledger import|--env") echo "choices production stage test sandbox" ;;
+    "ledger import|--api") echo "choices v1 v2" ;;
+    "ledger import|--profile") echo "dynamic profiles" ;;
+    "ledger prune|--before") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
     "migrate-check|--profile") echo "dynamic profiles" ;;
     "migrate-check|--format") echo "choices text json sarif" ;;

@@ -3,17 +3,19 @@
 function __payorder_subs
     switch "$argv[1]"
         case ''
-            printf '%s\n' login logout status token config order migrate-check completion man sandbox help
+            printf '%s\n' login logout status token config order ledger migrate-check completion man sandbox help
         case 'config'
             printf '%s\n' get set unset list help
         case 'order'
             printf '%s\n' create get find help
+        case 'ledger'
+            printf '%s\n' import prune help
         case 'sandbox'
             printf '%s\n' pay fail refund orders listen help
     end
 end
 function __payorder_takes_value
-    contains -- "$argv[1]|$argv[2]" 'login|--username' 'login|--client-id' 'login|--client-secret-file' 'login|--auth-url' 'login|--checkout-url' 'login|--env' 'login|--api' 'login|--profile' 'logout|--env' 'logout|--profile' 'status|--env' 'status|--profile' 'token|--env' 'token|--api' 'token|--profile' 'order create|--amount' 'order create|--description' 'order create|--success' 'order create|--fail' 'order create|--notification-url' 'order create|--external-reference' 'order create|--input' 'order create|--concurrency' 'order create|--journal' 'order create|--timeout' 'order create|--env' 'order create|--api' 'order create|--profile' 'order create|-o' 'order create|--output' 'order create|--field' 'order get|--input' 'order get|--concurrency' 'order get|--timeout' 'order get|--env' 'order get|--api' 'order get|--profile' 'order get|-o' 'order get|--output' 'order get|--field' 'order find|--ref' 'order find|--text' 'order find|--amount' 'order find|--since' 'order find|--until' 'order find|--status' 'order find|--outcome' 'order find|--limit' 'order find|--env' 'order find|--api' 'order find|--profile' 'order find|-o' 'order find|--output' 'order find|--field' 'migrate-check|--live' 'migrate-check|--profile' 'migrate-check|--format' 'migrate-check|--exclude' 'migrate-check|--baseline' 'sandbox|-p' 'sandbox|--port' 'sandbox|--host' 'sandbox|--account' 'sandbox|--token-ttl' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--state' 'sandbox|--journal-limit' 'sandbox|--allow-host' 'sandbox|--allow-listener-host' 'sandbox|--public-url' 'sandbox pay|-o' 'sandbox pay|--output' 'sandbox pay|--field' 'sandbox fail|-o' 'sandbox fail|--output' 'sandbox fail|--field' 'sandbox refund|-o' 'sandbox refund|--output' 'sandbox refund|--field' 'sandbox orders|--status' 'sandbox orders|--owner' 'sandbox orders|-o' 'sandbox orders|--output' 'sandbox orders|--field' 'sandbox listen|--forward-to' 'sandbox listen|-p' 'sandbox listen|--port' 'sandbox listen|--host'
+    contains -- "$argv[1]|$argv[2]" 'login|--username' 'login|--client-id' 'login|--client-secret-file' 'login|--auth-url' 'login|--checkout-url' 'login|--env' 'login|--api' 'login|--profile' 'logout|--env' 'logout|--profile' 'status|--env' 'status|--profile' 'token|--env' 'token|--api' 'token|--profile' 'order create|--amount' 'order create|--description' 'order create|--success' 'order create|--fail' 'order create|--notification-url' 'order create|--external-reference' 'order create|--input' 'order create|--concurrency' 'order create|--journal' 'order create|--timeout' 'order create|--env' 'order create|--api' 'order create|--profile' 'order create|-o' 'order create|--output' 'order create|--field' 'order get|--input' 'order get|--concurrency' 'order get|--timeout' 'order get|--env' 'order get|--api' 'order get|--profile' 'order get|-o' 'order get|--output' 'order get|--field' 'order find|--ref' 'order find|--text' 'order find|--amount' 'order find|--since' 'order find|--until' 'order find|--status' 'order find|--outcome' 'order find|--limit' 'order find|--env' 'order find|--api' 'order find|--profile' 'order find|-o' 'order find|--output' 'order find|--field' 'ledger import|--map' 'ledger import|--env' 'ledger import|--api' 'ledger import|--profile' 'ledger prune|--before' 'migrate-check|--live' 'migrate-check|--profile' 'migrate-check|--format' 'migrate-check|--exclude' 'migrate-check|--baseline' 'sandbox|-p' 'sandbox|--port' 'sandbox|--host' 'sandbox|--account' 'sandbox|--token-ttl' 'sandbox|--latency' 'sandbox|--fail-rate' 'sandbox|--state' 'sandbox|--journal-limit' 'sandbox|--allow-host' 'sandbox|--allow-listener-host' 'sandbox|--public-url' 'sandbox pay|-o' 'sandbox pay|--output' 'sandbox pay|--field' 'sandbox fail|-o' 'sandbox fail|--output' 'sandbox fail|--field' 'sandbox refund|-o' 'sandbox refund|--output' 'sandbox refund|--field' 'sandbox orders|--status' 'sandbox orders|--owner' 'sandbox orders|-o' 'sandbox orders|--output' 'sandbox orders|--field' 'sandbox listen|--forward-to' 'sandbox listen|-p' 'sandbox listen|--port' 'sandbox listen|--host'
 end
 # The command path, then how many positional arguments precede the word (option values skipped).
 function __payorder_scan
@@ -53,6 +55,7 @@ complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a status -d 'show l
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a token -d 'print a valid access token for scripts'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a config -d 'read and change settings: addresses and defaults'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a order -d 'create and look up payment orders'
+complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a ledger -d 'import orders into the order ledger, or prune it'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a migrate-check -d 'is this v1 integration ready for v2?'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a completion -d 'print a shell completion script'
 complete -c payorder -n 'test "$(__payorder_path)" = ""' -f -a man -d 'print the manual page (roff)'
@@ -213,6 +216,27 @@ complete -c payorder -n 'test "$(__payorder_path)" = "order find"' -s q -l quiet
 complete -c payorder -n 'test "$(__payorder_path)" = "order find"' -l no-input -d 'never prompt; fail instead when something is missing'
 complete -c payorder -n 'test "$(__payorder_path)" = "order find"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
 complete -c payorder -n 'test "$(__payorder_path)" = "order find"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger"' -f -a import -d 'add orders from a CSV, TSV or NDJSON export to the ledger'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger"' -f -a prune -d 'remove the orders sent before a day'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger"' -f -a help -d 'show help for a command'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l map -x -d 'read FIELD from COLUMN (repeatable), e.g. --map external_reference=order_ref'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l env -x -a 'production stage test sandbox' -d 'environment (default: PAYORDER_ENV, the configured default, else stage)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l api -x -a 'v1 v2' -d 'API version (default: PAYORDER_API, the login\'s, else v2)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l profile -x -a '(payorder __complete profiles 2>/dev/null)' -d 'named profile: its own logins and tokens per environment (default: PAYORDER_PROFILE, else default)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l json -d 'print JSON'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger import"' -s h -l help -d 'show help'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -l before -x -d 'a day (YYYY-MM-DD, UTC) or a time (ISO 8601)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -l json -d 'print JSON'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -l debug -d 'trace HTTP exchanges on stderr, secrets masked (or PAYORDER_DEBUG=1)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -s q -l quiet -d 'print only data and errors'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -l no-input -d 'never prompt; fail instead when something is missing'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -l no-color -d 'no colors (also NO_COLOR=1 or TERM=dumb)'
+complete -c payorder -n 'test "$(__payorder_path)" = "ledger prune"' -s h -l help -d 'show help'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l config -d 'check payorder\'s own setup: v2 addresses for every environment you are logged into'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l live -x -a 'production stage test sandbox' -d 'make a real v2 token request with the stored credentials'
 complete -c payorder -n 'test "$(__payorder_path)" = "migrate-check"' -l profile -x -a '(payorder __complete profiles 2>/dev/null)' -d 'with --live: the profile whose login is used (default: PAYORDER_PROFILE, else default)'

@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { registerComplete } from '../commands/complete.js';
 import { registerCompletion } from '../commands/completion.js';
 import { registerConfig } from '../commands/config/index.js';
+import { registerLedger } from '../commands/ledger/index.js';
 import { registerLogin } from '../commands/login.js';
 import { registerLogout } from '../commands/logout.js';
 import { registerMan } from '../commands/man.js';
@@ -35,7 +36,9 @@ Common workflows:
   Log in once                payorder login --env stage
   Make a payment link        payorder order create --amount 12.50 --description "Invoice 42" \\
                                --success https://shop.example/ok --fail https://shop.example/ko
-  Where is my order?         payorder order get 6f1c…  (uuid, or the v1 order id)
+  Where is my order?         payorder order find --ref WEB-1003  (the shop's reference; or --text, --amount)
+                             payorder order get 6f1c…  (uuid, or the v1 order id)
+  Orders made elsewhere      payorder ledger import shop-export.csv  (then order find finds them)
   Many orders from a file    payorder order create --input orders.csv --journal orders.journal
   Ready for v2?              payorder migrate-check src/ --config
 
@@ -77,6 +80,7 @@ export function buildProgram(ctx: Context): Command {
   registerToken(program, ctx);
   registerConfig(program, ctx);
   registerOrder(program, ctx);
+  registerLedger(program, ctx);
   registerMigrateCheck(program, ctx);
   registerCompletion(program, ctx);
   registerMan(program, ctx);
