@@ -188,19 +188,27 @@ export class Ledger {
     this.#run('UPDATE orders SET outcome = ?, error = ? WHERE entry = ?', outcome, error, entry);
   }
 
-  /** The status `order get` (or --wait, or --refresh) saw; whether the ledger holds the order. */
-  seen(target: LedgerTarget, order: Order, at: Date): boolean {
-    const { changes } = this.#run(
-      `UPDATE orders SET status = ?, status_at = ?, order_id = coalesce(order_id, ?),
-       checkout_url = coalesce(checkout_url, ?) WHERE profile = ? AND env = ? AND api = ? AND uuid = ?`,
+  /**
+   * The status `order get` (or --wait, or --refresh) saw, for an order the ledger holds; `status_at`
+   * is when it was first seen. Nothing is written when nothing changed: a lookup that writes pays
+   * for SQLite's checkpoint (a sync of the file) as it closes the ledger.
+   */
+  seen(target: LedgerTarget, order: Order, at: Date): void {
+    this.#run(
+      `UPDATE orders SET status = ?, status_at = CASE WHEN status IS ? THEN status_at ELSE ? END,
+       order_id = coalesce(order_id, ?), checkout_url = coalesce(checkout_url, ?)
+       WHERE profile = ? AND env = ? AND api = ? AND uuid = ?
+       AND (status IS NOT ? OR order_id IS NULL OR (checkout_url IS NULL AND ? IS NOT NULL))`,
+      order.status,
       order.status,
       at.toISOString(),
       order.id,
       order.links.checkout,
       ...targetArgs(target),
       order.uuid,
+      order.status,
+      order.links.checkout,
     );
-    return Number(changes) > 0;
   }
 
   /** Whether an order of the profile and environment has `reference` as its external reference. */

@@ -20,7 +20,7 @@ export const targetFlags = (target: Pick<Target, 'profile' | 'env' | 'version'>)
 /** The refusal of a reference in use: exit 2, naming the order that holds it and how to look again. */
 export function referenceInUse(holder: LedgerEntry, field: string, target: Target): CliError {
   const reference = holder.external_reference!;
-  const seen = holder.status_at ? ` on ${holder.status_at.slice(0, 10)}` : '';
+  const seen = holder.status_at ? ` (seen so since ${holder.status_at.slice(0, 10)})` : '';
   const flags = targetFlags(target);
   if (holder.uuid === null)
     return new CliError(
@@ -33,7 +33,7 @@ export function referenceInUse(holder: LedgerEntry, field: string, target: Targe
     );
   return new CliError(
     'usage',
-    `${field}: ${reference} is the reference of order ${holder.uuid}, ${holder.status} when last seen${seen}; nothing was sent`,
+    `${field}: ${reference} is the reference of order ${holder.uuid}, ${holder.status} as last seen${seen}; nothing was sent`,
     {
       field,
       hint: `if that order has failed since, look it up again (payorder order get ${holder.uuid} ${flags}, or payorder order find --ref ${shellQuote(reference)} --refresh ${flags}) and create this one after; --allow-duplicate-reference creates it all the same`,

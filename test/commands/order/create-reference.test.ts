@@ -39,7 +39,7 @@ describe('a reference in use', () => {
     expect(again.exitCode).toBe(2);
     expect(again.stdout).toBe('');
     expect(again.stderr).toContain(
-      `error: --external-reference: WEB-1003 is the reference of order ${uuid}, PENDING when last seen on`,
+      `error: --external-reference: WEB-1003 is the reference of order ${uuid}, PENDING as last seen (seen so since`,
     );
     expect(again.stderr).toContain(`payorder order get ${uuid} --env sandbox`);
     expect(again.stderr).toContain('payorder order find --ref WEB-1003 --refresh --env sandbox');
@@ -50,7 +50,7 @@ describe('a reference in use', () => {
     expect((await e2e.run(['order', 'get', uuid, '--env', 'sandbox'])).exitCode).toBe(0);
     const paid = await create('WEB-1003');
     expect(paid.exitCode).toBe(2);
-    expect(paid.stderr).toContain(`order ${uuid}, PAID when last seen`);
+    expect(paid.stderr).toContain(`order ${uuid}, PAID as last seen`);
 
     // Another reference is not this one's business.
     expect((await create('WEB-1004')).exitCode).toBe(0);

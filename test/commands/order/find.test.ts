@@ -6,6 +6,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { textWidth } from '../../../src/output/text-width.js';
@@ -212,6 +213,25 @@ describe('order get and the ledger', () => {
     expect(await uuids('--status', 'PAID')).toEqual([mine]);
     // The order the ledger did not hold is still not in it.
     expect(await uuids()).toEqual([mine]);
+  });
+
+  it('a lookup that sees the status the ledger has writes nothing: status_at is when a status was first seen', async () => {
+    await e2e.loginAfresh();
+    const mine = await created('2026-11-20T10:00:00Z', '5.00', 'Mine', 'MINE-3');
+    const statusAt = () => {
+      const db = new DatabaseSync(join(`${e2e.dir}.data`, 'ledger', 'orders.sqlite'), { readOnly: true });
+      const row = db.prepare('SELECT status, status_at FROM orders').get();
+      db.close();
+      return row;
+    };
+    const get = (now: string) =>
+      e2e.run(['order', 'get', mine, '--env', 'sandbox'], { env: { PAYORDER_NOW: now } });
+    expect((await get('2026-11-21T10:00:00Z')).exitCode).toBe(0);
+    expect(statusAt()).toEqual({ status: 'PENDING', status_at: '2026-11-20T10:00:00.000Z' });
+    await call(e2e.sb.url, 'POST', `/pay/${mine}/pay`);
+    expect((await get('2026-11-22T10:00:00Z')).exitCode).toBe(0);
+    expect((await get('2026-11-23T10:00:00Z')).exitCode).toBe(0);
+    expect(statusAt()).toEqual({ status: 'PAID', status_at: '2026-11-22T10:00:00.000Z' });
   });
 
   it('--wait writes the status it ends with', async () => {
