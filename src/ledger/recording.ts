@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { Order, OrderDraft } from '../contract/schemas.js';
 import { CliError } from '../errors.js';
 import { warn } from '../output/messages.js';
+import { shellWord } from '../store/private-path.js';
 import { profileEnvFlags } from '../store/profile-data.js';
 import type { LedgerChoice } from './choice.js';
 import { type Ledger, type LedgerEntry, type LedgerSource, openLedger } from './ledger.js';
@@ -36,13 +37,10 @@ export function referenceInUse(holder: LedgerEntry, field: string, target: Targe
     `${field}: ${reference} is the reference of order ${holder.uuid}, ${holder.status} as last seen${seen}; nothing was sent`,
     {
       field,
-      hint: `if that order has failed since, look it up again (payorder order get ${holder.uuid} ${flags}, or payorder order find --ref ${shellQuote(reference)} --refresh ${flags}) and create this one after; --allow-duplicate-reference creates it all the same`,
+      hint: `if that order has failed since, look it up again (payorder order get ${holder.uuid} ${flags}, or payorder order find --ref ${shellWord(reference)} --refresh ${flags}) and create this one after; --allow-duplicate-reference creates it all the same`,
     },
   );
 }
-
-const shellQuote = (text: string) =>
-  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** One order's record in the ledger, from before it is sent to its answer. */
 export interface Recording {

@@ -11,6 +11,8 @@ import { idShape, orderKey } from '../../orders/order-ids.js';
 import { note } from '../../output/messages.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
+import { shellWord } from '../../store/private-path.js';
+import { profileEnvFlags } from '../../store/profile-data.js';
 
 /** The other version's target, when the id could be one of its orders and the version can be reached. */
 async function otherTarget(ctx: Context, flags: TargetFlags, target: Target, input: string) {
@@ -50,17 +52,10 @@ export async function afterNotFound(
     }
   }
   if (ledger && (await referenceInLedger(ctx, target, input.trim()))) {
-    const flagsText =
-      target.profile === 'default'
-        ? `--env ${target.env}`
-        : `--env ${target.env} --profile ${target.profile}`;
-    const quoted = /^[\w@%+=:,./-]+$/.test(input.trim())
-      ? input.trim()
-      : `'${input.trim().replaceAll("'", `'\\''`)}'`;
     return {
       error: new CliError(error.kind, error.message, {
         ...error.details,
-        hint: `${JSON.stringify(input.trim())} is the external reference of orders payorder knows: payorder order find --ref ${quoted} ${flagsText}`,
+        hint: `${JSON.stringify(input.trim())} is the external reference of orders payorder knows: payorder order find --ref ${shellWord(input.trim())} ${profileEnvFlags(target)}`,
       }),
     };
   }
