@@ -5,7 +5,7 @@
  * orders up by id only; the ledger is how an order is found by its reference, description, amount
  * or day. It keeps no secret: no token, no credential, no user name.
  */
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Target } from '../api/service.js';
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
@@ -82,6 +82,8 @@ export interface ImportedOrder {
 const targetArgs = (target: LedgerTarget) => [target.profile, target.env, target.version];
 
 export class Ledger {
+  readonly #statements = new Map<string, StatementSync>();
+
   constructor(
     private readonly db: DatabaseSync,
     readonly path: string,
@@ -94,13 +96,13 @@ export class Ledger {
   /** Runs `work` in one write transaction: what it reads is not changed by another process before it writes. */
   #write<T>(work: () => T): T {
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.#statement('BEGIN IMMEDIATE').run();
     } catch (error) {
       throw ledgerError(error, this.path);
     }
     try {
       const result = work();
-      this.db.exec('COMMIT');
+      this.#statement('COMMIT').run();
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
@@ -108,9 +110,19 @@ export class Ledger {
     }
   }
 
+  /** The statement of `sql`, prepared once: a batch writes the same few statements for every line. */
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #run(sql: string, ...args: SQLInputValue[]) {
     try {
-      return this.db.prepare(sql).run(...args);
+      return this.#statement(sql).run(...args);
     } catch (error) {
       throw ledgerError(error, this.path);
     }
@@ -122,13 +134,11 @@ export class Ledger {
    * answer came), which may be either.
    */
   holderOf(target: LedgerTarget, reference: string): LedgerEntry | undefined {
-    return this.db
-      .prepare(
-        `SELECT * FROM orders WHERE profile = ? AND env = ? AND api = ? AND external_reference = ?
+    return this.#statement(
+      `SELECT * FROM orders WHERE profile = ? AND env = ? AND api = ? AND external_reference = ?
          AND (status IN (${REFERENCE_HELD.map(() => '?').join(', ')}) OR (outcome = 'unknown' AND error IS NULL))
          ORDER BY at DESC, entry DESC LIMIT 1`,
-      )
-      .get(...targetArgs(target), reference, ...REFERENCE_HELD) as LedgerEntry | undefined;
+    ).get(...targetArgs(target), reference, ...REFERENCE_HELD) as LedgerEntry | undefined;
   }
 
   /**
@@ -146,22 +156,20 @@ export class Ledger {
       const reference = draft.externalReference;
       const holder = checkReference && reference ? this.holderOf(target, reference) : undefined;
       if (holder) return { holder };
-      const { lastInsertRowid } = this.db
-        .prepare(
-          `INSERT INTO orders (profile, env, api, source, at, amount_cents, description, external_reference,
+      const { lastInsertRowid } = this.#statement(
+        `INSERT INTO orders (profile, env, api, source, at, amount_cents, description, external_reference,
            success_url, fail_url, notification_url, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unknown')`,
-        )
-        .run(
-          ...targetArgs(target),
-          source,
-          at.toISOString(),
-          draft.amountCents.toString(),
-          draft.description,
-          reference ?? null,
-          draft.successUrl,
-          draft.failUrl,
-          draft.notificationUrl ?? null,
-        );
+      ).run(
+        ...targetArgs(target),
+        source,
+        at.toISOString(),
+        draft.amountCents.toString(),
+        draft.description,
+        reference ?? null,
+        draft.successUrl,
+        draft.failUrl,
+        draft.notificationUrl ?? null,
+      );
       return { entry: Number(lastInsertRowid) };
     });
   }
