@@ -196,6 +196,8 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
     PAYORDER_CONFIG_DIR: join(work, `config-${name}`),
     // Node's compile cache is the benchmark's own: made by the first run of each command.
     XDG_CACHE_HOME: join(work, `cache-${name}`),
+    // The data folder too (the order ledger of the start-up section's order; batches get their own).
+    PAYORDER_DATA_DIR: join(work, `data-${name}`),
     PAYORDER_AUTH_URL: sandbox.url,
     PAYORDER_CHECKOUT_URL: sandbox.url,
     NO_COLOR: '1',
