@@ -55,6 +55,10 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
       notes: [],
     };
   }
+  if (language === 'bash') {
+    const scaled = shellScaledCents(parsed, offset, finding);
+    if (scaled) return scaled;
+  }
   const expression = amountExpression(parsed, offset);
   if (language === 'go' && expression) return goCents(parsed, expression, finding);
   const idiom = CENTS[language];
@@ -83,6 +87,32 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
     notes: [
       `the amount ${value} is sent in integer cents; where it holds a binary float, this is exact for amounts with at most two decimals`,
     ],
+  };
+}
+
+/** `$(printf '%d.%02d' $((cents / 100)) $((cents % 100)))`: a decimal made of integer cents. */
+const SHELL_SCALED =
+  /^\$\(\s*printf\s+(['"])%d\.%02d\1\s+"?\$\(\(\s*\$?(\w+)\s*\/\s*100\s*\)\)"?\s+"?\$\(\(\s*\$?\2\s*%\s*100\s*\)\)"?\s*\)$/;
+
+/** Shell: the decimal printed from a scaled integer gives way to the integer itself. */
+function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const substitution = [...ancestry(parsed.nodeAt(offset))].find(
+    (node) => node.type === 'command_substitution',
+  );
+  const scaled = substitution && SHELL_SCALED.exec(substitution.text);
+  if (!substitution || !scaled) return undefined;
+  const text = `$((${scaled[2]}))`;
+  return {
+    edits: [
+      {
+        start: parsed.start(substitution),
+        end: parsed.end(substitution),
+        text,
+        label: `amount ${substitution.text} → ${text} (the integer cents it was made of)`,
+        finding,
+      },
+    ],
+    notes: [],
   };
 }
 

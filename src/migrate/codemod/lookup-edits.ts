@@ -1,5 +1,6 @@
 import type { Finding } from '../rules.js';
 import { type FileFix, lineAround, offsetOf, type TextEdit } from './edits.js';
+import { type CallersPassUuid, idParameter, UUID_VALUE } from './lookup-callers.js';
 import { STOP } from './node-kinds.js';
 import { LOOKUP_PATH, type RenameResult, renameEdit } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -18,7 +19,12 @@ function idReads(parsed: ParsedFile, from: number, to: number): number[] {
   return found;
 }
 
-export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
+export function uuidEdits(
+  parsed: ParsedFile,
+  offset: number,
+  finding: Finding,
+  callers: CallersPassUuid = () => false,
+): RenameResult {
   const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
   const pathEdit = path.edits[0];
   if (path.failed || !pathEdit) return path;
@@ -52,6 +58,23 @@ export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding):
           finding,
         });
     }
+  }
+  if (idEdits.length === 0) {
+    // The value given is the uuid already (v1 takes it too), by its name or through every caller.
+    const value = parsed.text.slice(pathEdit.end, lookup.end);
+    const code = (pattern: RegExp) => {
+      const found = new RegExp(pattern.source, 'gi');
+      for (let match = found.exec(value); match; match = found.exec(value))
+        if (parsed.isCode(pathEdit.end + match.index)) return true;
+      return false;
+    };
+    if (code(UUID_VALUE)) return path;
+    const parameter = idParameter(parsed, offset, value);
+    if (parameter && callers(parameter))
+      return {
+        edits: path.edits,
+        notes: [`the lookup's id is what every call of ${parameter.name} passes, the order's uuid`],
+      };
   }
   if (idEdits.length === 0)
     return {

@@ -5,7 +5,7 @@
  * unit, so a program is never left half on v1. An edited file must parse with its grammar; when it
  * does not, its edits are dropped, which blocks its unit.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configFormatOf } from '../config-files.js';
@@ -14,7 +14,9 @@ import { scan } from '../scan.js';
 import { languageOf } from '../syntax/languages.js';
 import { configParses, fixConfig } from './config-edits.js';
 import { applyEdits, compatible, type FileFix } from './edits.js';
+import { type CallersPassUuid, callersPassUuid } from './lookup-callers.js';
 import { fixSource } from './source-edits.js';
+import { editsAsText, fixText } from './text-edits.js';
 import { ParsedFile, parsesCleanly } from './tree.js';
 import { unitOf } from './units.js';
 import type { V2Addresses } from './v2-addresses.js';
@@ -56,6 +58,7 @@ async function planFile(
   file: string,
   findings: Finding[],
   options: CodemodOptions,
+  callers: CallersPassUuid,
 ): Promise<{ plan: FilePlan; left: string[] }> {
   const before = readFileSync(file, 'utf8');
   const format = configFormatOf(file) ?? (extname(file).toLowerCase() === '.json' ? 'json' : undefined);
@@ -68,11 +71,12 @@ async function planFile(
     if (!parsed) throw new Error(`cannot parse ${file}`);
     try {
       parsesBefore = !parsed.hasError;
-      fix = fixSource(parsed, findings, options.addresses);
+      fix = fixSource(parsed, findings, options.addresses, callers);
     } finally {
       parsed.delete();
     }
-  } else {
+  } else if (editsAsText(file)) fix = fixText(file, before, findings, options.addresses);
+  else {
     fix = {
       edits: [],
       notes: [],
@@ -140,6 +144,25 @@ async function recheck(root: string, files: FilePlan[], options: CodemodOptions)
   }
 }
 
+/** The unit's source files payorder parses, for following a value from one file into another. */
+async function parseUnit(root: string): Promise<ParsedFile[]> {
+  const parsed: ParsedFile[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (parsed.length >= 500) return;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && !/^(?:node_modules|vendor|\.git)$/.test(entry.name)) await walk(path);
+      if (!entry.isFile() || statSync(path).size > 256 * 1024) continue;
+      const text = readFileSync(path, 'utf8');
+      const language = configFormatOf(path) ? undefined : languageOf(path, text);
+      const one = language ? await ParsedFile.parse(text, language) : undefined;
+      if (one) parsed.push(one);
+    }
+  };
+  await walk(root);
+  return parsed;
+}
+
 /** The codemod's plan for the findings of a run, by unit. */
 export async function planCodemod(findings: Finding[], options: CodemodOptions): Promise<UnitPlan[]> {
   const byFile = new Map<string, Finding[]>();
@@ -157,10 +180,18 @@ export async function planCodemod(findings: Finding[], options: CodemodOptions):
   for (const [root, files] of units) {
     const blocked: string[] = [];
     const filePlans: FilePlan[] = [];
-    for (const file of files) {
-      const { plan, left } = await planFile(file, byFile.get(file) ?? [], options);
-      filePlans.push(plan);
-      blocked.push(...left);
+    // Only a lookup's id is followed from file to file.
+    const lookups = files.some((file) => byFile.get(file)?.some((finding) => finding.rule === 'PO106'));
+    const unitFiles = lookups ? await parseUnit(root) : [];
+    try {
+      const callers = callersPassUuid(unitFiles);
+      for (const file of files) {
+        const { plan, left } = await planFile(file, byFile.get(file) ?? [], options, callers);
+        filePlans.push(plan);
+        blocked.push(...left);
+      }
+    } finally {
+      for (const one of unitFiles) one.delete();
     }
     const changed = filePlans.filter((plan) => plan.after !== plan.before);
     const remaining = await recheck(root, changed, options);

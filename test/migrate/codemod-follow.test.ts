@@ -1,0 +1,219 @@
+/**
+ * Codemod edits that follow a value beyond the finding's line: a lookup's id from the callers of the
+ * function that builds the path (in other files of the unit), a version joined later, a decimal
+ * printed from integer cents; and the line edits made on the text of a file payorder has no grammar
+ * for (Perl). Each with the near-miss that must stay as it is.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyEdits, compatible } from '../../src/migrate/codemod/edits.js';
+import { fixSource } from '../../src/migrate/codemod/source-edits.js';
+import { ParsedFile } from '../../src/migrate/codemod/tree.js';
+import { checkSource } from '../../src/migrate/source.js';
+import { type LanguageId, languageOf } from '../../src/migrate/syntax/languages.js';
+import { freshCli, tempDir } from '../helpers/cli.js';
+
+/** A folder of files, written under a fresh temporary folder. */
+function folderOf(files: Record<string, string>): string {
+  const root = tempDir('payorder-follow-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+/** One file's source after the codemod, in memory. */
+async function fixed(file: string, text: string) {
+  const language = languageOf(file, text) as LanguageId;
+  const findings = await checkSource(text, file);
+  const parsed = await ParsedFile.parse(text, language);
+  if (!parsed) throw new Error(`${file} does not parse`);
+  try {
+    const fix = fixSource(parsed, findings, { given: {}, known: [] });
+    return {
+      text: applyEdits(text, compatible(fix.edits)),
+      left: fix.left.map((entry) => entry.finding.rule),
+    };
+  } finally {
+    parsed.delete();
+  }
+}
+
+const CLIENT = [
+  'export class Client {',
+  '  async login() {',
+  "    this.token = await post(`${AUTH}/1/auth/token`, { user_name: USER, client_id: ID, client_secret_id: SECRET, grant_type: 'client_credentials' });",
+  '  }',
+  '  orderPath(id) {',
+  '    return `${CHECKOUT}/1/order/${id}`;',
+  '  }',
+  '  findOrder(id) {',
+  '    return get(this.orderPath(id), this.token);',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+describe('a lookup whose id is a parameter: its callers are followed through the unit', () => {
+  it('JavaScript: orderPath(id) ← findOrder(id) ← findOrder(order.uuid) in another file: the path is fixed', async () => {
+    const root = folderOf({
+      'package.json': '{}',
+      'client.js': CLIENT,
+      'main.js': 'const found = await client.findOrder(order.uuid);\n',
+    });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).not.toContain('not changed');
+    const client = readFileSync(join(root, 'client.js'), 'utf8');
+    expect(client).toContain('return `${CHECKOUT}/v2/api/orders/${id}`;');
+    expect(result.stderr).toContain(
+      "the lookup's id is what every call of orderPath passes, the order's uuid",
+    );
+  });
+
+  it('near miss: a caller passes the v1 id (order.id), so nothing of the unit is written and the lookup is named', async () => {
+    const root = folderOf({
+      'package.json': '{}',
+      'client.js': CLIENT,
+      'main.js': 'const found = await client.findOrder(order.id);\n',
+    });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).toMatch(/not changed: every error must be fixed/);
+    expect(result.stderr).toMatch(
+      /client\.js:6: PO106 .*the lookup takes an id whose source is not in this file/,
+    );
+    expect(readFileSync(join(root, 'client.js'), 'utf8')).toBe(CLIENT);
+  });
+
+  it('shell: a function building the path from $1, called with "$uuid" set from the answer in a sourced script', async () => {
+    const lib = 'order_url() {\n  echo "$CHECKOUT_BASE/1/order/$1"\n}\n';
+    const root = folderOf({
+      'lib.sh': lib,
+      'order.sh': [
+        '#!/usr/bin/env bash',
+        '. ./lib.sh',
+        'order=$(curl -sS -d \'{"amount":"1250","description":"Tea","callback_success":"https://s.example/ok","callback_fail":"https://s.example/ko"}\' "$CHECKOUT_BASE/1/checkout")',
+        'uuid=$(echo "$order" | jq -r .uuid)',
+        'curl -sS "$(order_url "$uuid")"',
+        '',
+      ].join('\n'),
+    });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).not.toContain('not changed');
+    expect(readFileSync(join(root, 'lib.sh'), 'utf8')).toBe(
+      'order_url() {\n  echo "$CHECKOUT_BASE/v2/api/orders/$1"\n}\n',
+    );
+  });
+
+  it("a lookup given a value named for the uuid needs only its path: Go created.UUID, Python uuid, PHP $order['uuid']", async () => {
+    const go = await fixed(
+      'main.go',
+      'package main\n\nfunc find() {\n\tcall("GET", fmt.Sprintf("%s/1/order/%s", checkoutURL, created.UUID), token, nil, &found)\n}\n',
+    );
+    expect(go.left).toEqual([]);
+    expect(go.text).toContain('fmt.Sprintf("%s/v2/api/orders/%s", checkoutURL, created.UUID)');
+    const python = await fixed(
+      'poll.py',
+      'def find(uuid):\n    return call("{}/1/order/{}".format(CHECKOUT_URL, uuid))  # the order/ id of v1\n',
+    );
+    expect(python.left).toEqual([]);
+    expect(python.text).toContain(
+      'call("{}/v2/api/orders/{}".format(CHECKOUT_URL, uuid))  # the order/ id of v1',
+    );
+  });
+});
+
+describe('a version joined later, and a decimal printed from integer cents', () => {
+  it("Python and PHP: the version alone ('1') joined with a slash becomes v2/api; another '1' stays", async () => {
+    const python = await fixed(
+      'poll.py',
+      [
+        'import os',
+        'API_VERSION = "1"',
+        'RETRIES = "1"',
+        'AUTH_URL = os.environ["AUTH_BASE"] + "/" + API_VERSION',
+        'token = post(AUTH_URL + "/auth/token", {"user_name": USER, "client_secret_id": SECRET})',
+        '',
+      ].join('\n'),
+    );
+    expect(python.left).toEqual([]);
+    expect(python.text).toContain('API_VERSION = "v2/api"\nRETRIES = "1"\n');
+    const php = await fixed(
+      'config.php',
+      "<?php\nreturn ['auth_base' => getenv('AUTH_BASE'), 'api_version' => '1', 'retries' => '1', 'client_secret_id' => 's'];\n",
+    );
+    expect(php.text).toContain("'api_version' => 'v2/api', 'retries' => '1'");
+  });
+
+  it("bash: $(printf '%d.%02d' $((cents / 100)) $((cents % 100))) becomes $((cents)); a printf of another value stays", async () => {
+    const text = [
+      '#!/usr/bin/env bash',
+      'cents=1250',
+      "amount=$(printf '%d.%02d' $((cents / 100)) $((cents % 100)))",
+      "tax=$(printf '%d.%02d' $((fee / 100)) $((fee % 100)))",
+      'order=$(jq -n --arg amount "$amount" \'{amount: $amount, description: "Haircut", callback_success: "https://s.example/ok", callback_fail: "https://s.example/ko"}\' | curl -sS --data @- "$CHECKOUT_URL/v2/api/checkout")',
+      '',
+    ].join('\n');
+    const out = await fixed('pay.sh', text);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('amount=$((cents))\n');
+    expect(out.text).toContain("tax=$(printf '%d.%02d' $((fee / 100)) $((fee % 100)))\n");
+  });
+});
+
+describe('Perl, which payorder has no grammar for: edits on the text of the finding’s line', () => {
+  const MODULE = [
+    'package Pay;',
+    '# v1 wanted user_name and userName',
+    "sub new { my ($class, %args) = @_; return bless { prefix => $args{prefix} // '/1' }, $class }",
+    'sub login {',
+    '    my ($self, $user) = @_;',
+    '    return $self->_call(\'POST\', "$self->{auth}$self->{prefix}/auth/token", {',
+    '        user_name        => $user,',
+    '        client_secret_id => $ENV{SECRET},',
+    '    });',
+    '}',
+    'sub create_order {',
+    '    my ($self, $cents) = @_;',
+    '    return $self->_call(\'POST\', "$self->{checkout}$self->{prefix}/checkout", {',
+    "        amount           => sprintf('%.2f', $cents / 100),",
+    '        userName         => $self->{user},',
+    "        callback_success => 'https://cakes.example/ok',",
+    '    });',
+    '}',
+    'sub find_order {',
+    '    my ($self, $uuid) = @_;',
+    '    return $self->_call(\'GET\', "$self->{checkout}$self->{prefix}/order/$uuid");',
+    '}',
+    '1;',
+    '',
+  ].join('\n');
+
+  it('the prefix default, user_name, the amount made of cents, the userName line and the lookup path; the comment stays', async () => {
+    const root = folderOf({ 'Pay.pm': MODULE });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).not.toContain('not changed');
+    expect(result.stderr).toContain('these edits were made on the text of each line; review them');
+    const after = readFileSync(join(root, 'Pay.pm'), 'utf8');
+    expect(after).toContain('# v1 wanted user_name and userName\n');
+    expect(after).toContain("$args{prefix} // '/v2/api'");
+    expect(after).toContain('        username        => $user,\n');
+    expect(after).toContain('        amount           => "$cents",\n');
+    expect(after).not.toContain('userName         =>');
+    expect(after).toContain('$self->{prefix}/orders/$uuid');
+    const again = await freshCli()(['migrate-check', root]);
+    expect(again.exitCode).toBe(0);
+  });
+
+  it('near miss: userName inside a longer line is not cut out of it, so the unit is not changed', async () => {
+    const text = MODULE.replace(
+      '        userName         => $self->{user},\n',
+      '        userName => $self->{user}, description => $self->{what},\n',
+    );
+    const root = folderOf({ 'Pay.pm': text });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).toMatch(/Pay\.pm:15: PO103 .*userName is not an entry alone on its line/);
+    expect(readFileSync(join(root, 'Pay.pm'), 'utf8')).toBe(text);
+  });
+});
