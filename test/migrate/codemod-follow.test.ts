@@ -217,3 +217,136 @@ describe('Perl, which payorder has no grammar for: edits on the text of the find
     expect(readFileSync(join(root, 'Pay.pm'), 'utf8')).toBe(text);
   });
 });
+
+describe('the payment link bound by destructuring', () => {
+  it('JavaScript: { checkoutLink } becomes { checkout_link: checkoutLink }, so the name read after stays bound; a key with its own name is renamed', async () => {
+    const text = [
+      "const order = await post(`${CHECKOUT}/v2/api/checkout`, { amount: '1250', description: 'Tea', callback_success: OK, callback_fail: KO });",
+      'const { checkoutLink } = order.links;',
+      'const { checkoutLink: link } = order.links;',
+      'console.log(`Payment link: ${checkoutLink} ${link}`);',
+      '',
+    ].join('\n');
+    const out = await fixed('pay.mjs', text);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('const { checkout_link: checkoutLink } = order.links;\n');
+    expect(out.text).toContain('const { checkout_link: link } = order.links;\n');
+    expect(out.text).toContain('console.log(`Payment link: ${checkoutLink} ${link}`);');
+  });
+});
+
+describe('a decimal made of integer cents gives back the integer, its type kept', () => {
+  const body = (amount: string) =>
+    `{ amount: ${amount}, description: 'Tea', callback_success: OK, callback_fail: KO }`;
+
+  it('JavaScript (cents / 100).toFixed(2) → String(cents); (total / 3).toFixed(2) is wrapped in the exact idiom instead', async () => {
+    const out = await fixed(
+      'pay.mjs',
+      `await post(\`\${CHECKOUT}/v2/api/checkout\`, ${body('(cents / 100).toFixed(2)')});\nawait post(\`\${CHECKOUT}/v2/api/checkout\`, ${body('(total / 3).toFixed(2)')});\n`,
+    );
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain("{ amount: String(cents), description: 'Tea'");
+    expect(out.text).not.toContain('String(total');
+    expect(out.text).toContain('BigInt(w) * 100n');
+  });
+
+  it("PHP sprintf('%.2f', $cents / 100) and number_format($cents / 100, 2, '.', '') → (string) $cents", async () => {
+    const out = await fixed(
+      'pay.php',
+      [
+        '<?php',
+        "$a = post($base . '/v2/api/checkout', ['amount' => sprintf('%.2f', $cents / 100), 'callback_success' => $ok, 'callback_fail' => $ko]);",
+        "$b = post($base . '/v2/api/checkout', ['amount' => number_format($cents / 100, 2, '.', ''), 'callback_success' => $ok, 'callback_fail' => $ko]);",
+        '',
+      ].join('\n'),
+    );
+    expect(out.left).toEqual([]);
+    expect(out.text.match(/'amount' => \(string\) \$cents,/g)).toHaveLength(2);
+  });
+
+  it('Python (Decimal(cents) / 100).quantize(Decimal("0.01")) → Decimal(cents); Ruby format(\'%.2f\', cents / 100.0) → cents.to_s', async () => {
+    const python = await fixed(
+      'pay.py',
+      [
+        'from decimal import Decimal',
+        'amount = (Decimal(cents) / 100).quantize(Decimal("0.01"))',
+        'post(CHECKOUT + "/v2/api/checkout", {"amount": str(amount), "callback_success": OK, "callback_fail": KO})',
+        '',
+      ].join('\n'),
+    );
+    expect(python.left).toEqual([]);
+    expect(python.text).toContain('amount = Decimal(cents)\n');
+    const ruby = await fixed(
+      'pay.rb',
+      'post("#{CHECKOUT}/v2/api/checkout", { amount: format(\'%.2f\', cents / 100.0), callback_success: OK, callback_fail: KO })\n',
+    );
+    expect(ruby.left).toEqual([]);
+    expect(ruby.text).toContain('{ amount: cents.to_s, callback_success');
+  });
+
+  it('Java: new BigDecimal(cents).divide(BigDecimal.valueOf(100)).setScale(2, …) → BigDecimal.valueOf(cents), still a BigDecimal', async () => {
+    const out = await fixed(
+      'Shop.java',
+      [
+        'class Shop {',
+        '  String create(long cents) {',
+        '    BigDecimal amount = new BigDecimal(cents).divide(BigDecimal.valueOf(100)).setScale(2, RoundingMode.HALF_UP);',
+        '    return post(CHECKOUT + "/v2/api/checkout", "{\\"amount\\":\\"" + amount.toPlainString() + "\\",\\"callback_success\\":\\"" + OK + "\\",\\"callback_fail\\":\\"" + KO + "\\"}");',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('    BigDecimal amount = BigDecimal.valueOf(cents);\n');
+  });
+});
+
+describe('an amount passed in by the callers of the function that sends the order', () => {
+  const CLIENT_JS = [
+    'export class Client {',
+    '  createOrder(amount, description) {',
+    '    return post(`${CHECKOUT}/1/checkout`, { amount, description, userName: USER, callback_success: OK, callback_fail: KO });',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+
+  it("JavaScript: const price = '12.50' in another file, passed to createOrder(price), becomes '1250'; another '12.50' stays", async () => {
+    const root = folderOf({
+      'package.json': '{}',
+      'client.js': CLIENT_JS,
+      'main.js':
+        "const shipping = '12.50';\nconst price = '12.50';\nconst order = await client.createOrder(price, 'Book');\n",
+    });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).not.toContain('not changed');
+    expect(readFileSync(join(root, 'main.js'), 'utf8')).toBe(
+      "const shipping = '12.50';\nconst price = '1250';\nconst order = await client.createOrder(price, 'Book');\n",
+    );
+  });
+
+  it('near miss: a variable set twice is not converted (which value reaches the order is not known)', async () => {
+    const main =
+      "let price = '12.50';\nif (sale) price = '9.90';\nconst order = await client.createOrder(price, 'Book');\n";
+    const root = folderOf({ 'package.json': '{}', 'client.js': CLIENT_JS, 'main.js': main });
+    await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(readFileSync(join(root, 'main.js'), 'utf8')).toBe(main);
+  });
+});
+
+describe('a line that only prints a field v2 orders do not have (PO110)', () => {
+  it('Python: print("Reference: " + order["refNumber"]) is removed; a read the code uses stays, with its warning', async () => {
+    const text = [
+      'order = post(CHECKOUT + "/v2/api/checkout", {"amount": "1250", "callback_success": OK, "callback_fail": KO}).json()',
+      'print("Reference: " + order["refNumber"])',
+      'save(order["refNumber"])',
+      'print("Payment link: " + order["links"]["checkout_link"])',
+      '',
+    ].join('\n');
+    const out = await fixed('main.py', text);
+    expect(out.text).not.toContain('print("Reference');
+    expect(out.text).toContain('save(order["refNumber"])\n');
+    expect(out.text).toContain('print("Payment link: " + order["links"]["checkout_link"])\n');
+  });
+});

@@ -91,31 +91,46 @@ function assignedUuid(parsed: ParsedFile, name: string): boolean {
   return false;
 }
 
+/** A call of a function in one of the unit's files: where its name is, and its arguments' texts. */
+export interface Call {
+  file: ParsedFile;
+  at: number;
+  args: string[];
+}
+
+/** The calls of the function `name` in the files (its definition left out). */
+export function* callsOf(files: ParsedFile[], name: string): Generator<Call> {
+  for (const file of files) {
+    const escaped = name.replace(/[$]/g, '\\$');
+    const call = new RegExp(`(?<![\\w$-])${escaped}(?![\\w-])`, 'g');
+    for (let match = call.exec(file.text); match; match = call.exec(file.text)) {
+      if (!file.isCode(match.index)) continue;
+      const before = file.text.slice(lineAround(file.text, match.index).start, match.index);
+      if (/\b(?:def|function|func|sub|fun)\s+(?:\([^)]*\)\s*)?(?:self\.)?$/.test(before)) continue;
+      const args = argumentsAt(file.text, match.index + match[0].length, file.language === 'bash');
+      if (args) yield { file, at: match.index, args };
+    }
+  }
+}
+
+/** The name a value is, when it is one variable: `id`, `$uuid`, `"$uuid"`, `${id}`. */
+export const variableOf = (value: string) => /^["']?\$?\{?([A-Za-z_]\w*)\}?["']?$/.exec(value)?.[1];
+
 /** The resolver over a unit's parsed files; a chain of callers is followed three deep at most. */
 export function callersPassUuid(files: ParsedFile[]): CallersPassUuid {
   const passes = (parameter: IdParameter, depth: number): boolean => {
     if (depth > 3) return false;
     let calls = 0;
-    for (const file of files) {
-      const shell = file.language === 'bash';
-      const escaped = parameter.name.replace(/[$]/g, '\\$');
-      const call = new RegExp(`(?<![\\w$-])${escaped}(?![\\w-])`, 'g');
-      for (let match = call.exec(file.text); match; match = call.exec(file.text)) {
-        if (!file.isCode(match.index)) continue;
-        const before = file.text.slice(lineAround(file.text, match.index).start, match.index);
-        if (/\b(?:def|function|func|sub|fun)\s+(?:\([^)]*\)\s*)?(?:self\.)?$/.test(before)) continue;
-        const args = argumentsAt(file.text, match.index + match[0].length, shell);
-        if (!args) continue;
-        const value = args[parameter.index];
-        if (value === undefined) return false;
-        calls++;
-        if (UUID_VALUE.test(value)) continue;
-        const name = /^["']?\$?\{?([A-Za-z_]\w*)\}?["']?$/.exec(value)?.[1];
-        if (!name) return false;
-        if (assignedUuid(file, name)) continue;
-        const outer = idParameter(file, match.index, value);
-        if (!outer || !passes(outer, depth + 1)) return false;
-      }
+    for (const { file, at, args } of callsOf(files, parameter.name)) {
+      const value = args[parameter.index];
+      if (value === undefined) return false;
+      calls++;
+      if (UUID_VALUE.test(value)) continue;
+      const name = variableOf(value);
+      if (!name) return false;
+      if (assignedUuid(file, name)) continue;
+      const outer = idParameter(file, at, value);
+      if (!outer || !passes(outer, depth + 1)) return false;
     }
     return calls > 0;
   };

@@ -12,8 +12,9 @@ import { configFormatOf } from '../config-files.js';
 import type { Finding } from '../rules.js';
 import { scan } from '../scan.js';
 import { languageOf } from '../syntax/languages.js';
+import { amountsFromCallers, type UnitFile } from './amount-callers.js';
 import { configParses, fixConfig } from './config-edits.js';
-import { applyEdits, compatible, type FileFix } from './edits.js';
+import { applyEdits, compatible, type FileFix, type TextEdit } from './edits.js';
 import { type CallersPassUuid, callersPassUuid } from './lookup-callers.js';
 import { fixSource } from './source-edits.js';
 import { editsAsText, fixText } from './text-edits.js';
@@ -59,6 +60,7 @@ async function planFile(
   findings: Finding[],
   options: CodemodOptions,
   callers: CallersPassUuid,
+  extra: TextEdit[],
 ): Promise<{ plan: FilePlan; left: string[] }> {
   const before = readFileSync(file, 'utf8');
   const format = configFormatOf(file) ?? (extname(file).toLowerCase() === '.json' ? 'json' : undefined);
@@ -85,7 +87,7 @@ async function planFile(
         .map((finding) => ({ finding, why: 'payorder has no grammar for this language' })),
     };
   }
-  const edits = compatible(fix.edits);
+  const edits = compatible([...fix.edits, ...extra]);
   let after = applyEdits(before, edits);
   const left = fix.left.map(
     ({ finding, why }) => `${where(finding)}: ${finding.rule} ${finding.message}: ${why}`,
@@ -145,8 +147,8 @@ async function recheck(root: string, files: FilePlan[], options: CodemodOptions)
 }
 
 /** The unit's source files payorder parses, for following a value from one file into another. */
-async function parseUnit(root: string): Promise<ParsedFile[]> {
-  const parsed: ParsedFile[] = [];
+async function parseUnit(root: string): Promise<UnitFile[]> {
+  const parsed: UnitFile[] = [];
   const walk = async (folder: string): Promise<void> => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (parsed.length >= 500) return;
@@ -156,7 +158,7 @@ async function parseUnit(root: string): Promise<ParsedFile[]> {
       const text = readFileSync(path, 'utf8');
       const language = configFormatOf(path) ? undefined : languageOf(path, text);
       const one = language ? await ParsedFile.parse(text, language) : undefined;
-      if (one) parsed.push(one);
+      if (one) parsed.push({ path, parsed: one });
     }
   };
   await walk(root);
@@ -180,18 +182,29 @@ export async function planCodemod(findings: Finding[], options: CodemodOptions):
   for (const [root, files] of units) {
     const blocked: string[] = [];
     const filePlans: FilePlan[] = [];
-    // Only a lookup's id is followed from file to file.
-    const lookups = files.some((file) => byFile.get(file)?.some((finding) => finding.rule === 'PO106'));
-    const unitFiles = lookups ? await parseUnit(root) : [];
+    // Only a lookup's id and an order's amount are followed from file to file.
+    const follow = files.some((file) =>
+      byFile.get(file)?.some((finding) => finding.rule === 'PO106' || finding.rule === 'PO103'),
+    );
+    const unitFiles = follow ? await parseUnit(root) : [];
     try {
-      const callers = callersPassUuid(unitFiles);
-      for (const file of files) {
-        const { plan, left } = await planFile(file, byFile.get(file) ?? [], options, callers);
+      const callers = callersPassUuid(unitFiles.map((one) => one.parsed));
+      const amounts = amountsFromCallers(
+        unitFiles,
+        new Map(files.map((file) => [resolve(file), byFile.get(file) ?? []])),
+      );
+      const planned = [
+        ...files,
+        ...[...amounts.keys()].filter((path) => !files.some((file) => resolve(file) === path)),
+      ];
+      for (const file of planned) {
+        const extra = amounts.get(resolve(file)) ?? [];
+        const { plan, left } = await planFile(file, byFile.get(file) ?? [], options, callers, extra);
         filePlans.push(plan);
         blocked.push(...left);
       }
     } finally {
-      for (const one of unitFiles) one.delete();
+      for (const one of unitFiles) one.parsed.delete();
     }
     const changed = filePlans.filter((plan) => plan.after !== plan.before);
     const remaining = await recheck(root, changed, options);

@@ -9,6 +9,7 @@ import type { LanguageId } from '../syntax/languages.js';
 import { centsEdit } from './amount-edits.js';
 import { removeUserName } from './body-edits.js';
 import { type FileFix, lineAround, offsetOf } from './edits.js';
+import { v1FieldEdit } from './field-edits.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
 import { linkEdit } from './link-edits.js';
 import type { CallersPassUuid } from './lookup-callers.js';
@@ -78,6 +79,8 @@ function editFor(
       return uuidEdits(parsed, offset, finding, callers);
     case 'PO107':
       return refundedEdit(parsed, offset, finding, todo);
+    case 'PO110':
+      return v1FieldEdit(parsed, offset, finding);
     default:
       return finding.severity === 'error'
         ? { edits: [], notes: [], failed: 'the codemod has no edit for this rule' }
