@@ -350,3 +350,69 @@ describe('a line that only prints a field v2 orders do not have (PO110)', () => 
     expect(out.text).toContain('print("Payment link: " + order["links"]["checkout_link"])\n');
   });
 });
+
+describe('userName kept in a Java, C# or Kotlin body type but no longer serialized', () => {
+  const rules = async (file: string, text: string) => (await checkSource(text, file)).map((f) => f.rule);
+
+  it('Java record: @JsonIgnore on the component, and the check no longer reports it; a JsonIgnore on another component does not hide userName', async () => {
+    const text = [
+      'import com.fasterxml.jackson.annotation.JsonProperty;',
+      'public record CreateOrderRequest(String amount, String description, String userName,',
+      '    @JsonProperty("callback_success") String callbackSuccess, @JsonProperty("callback_fail") String callbackFail) {}',
+      '',
+    ].join('\n');
+    expect(await rules('CreateOrderRequest.java', text)).toContain('PO103');
+    const out = await fixed('CreateOrderRequest.java', text);
+    expect(out.text).toContain('@com.fasterxml.jackson.annotation.JsonIgnore String userName');
+    expect(await rules('CreateOrderRequest.java', out.text)).not.toContain('PO103');
+    const other = text.replace(
+      'String description',
+      '@com.fasterxml.jackson.annotation.JsonIgnore String description',
+    );
+    expect(await rules('CreateOrderRequest.java', other)).toContain('PO103');
+  });
+
+  it('C#: [JsonPropertyName("userName")] becomes [JsonIgnore], and the check no longer reports it', async () => {
+    const text = [
+      'using System.Text.Json.Serialization;',
+      'public sealed class CreateOrderRequest {',
+      '    [JsonPropertyName("amount")] public string Amount { get; init; } = "";',
+      '    [JsonPropertyName("userName")]',
+      '    public string UserName { get; init; } = "";',
+      '    [JsonPropertyName("callback_success")] public string CallbackSuccess { get; init; } = "";',
+      '    [JsonPropertyName("callback_fail")] public string CallbackFail { get; init; } = "";',
+      '}',
+      '',
+    ].join('\n');
+    expect(await rules('Models.cs', text)).toContain('PO103');
+    const out = await fixed('Models.cs', text);
+    expect(out.text).toContain('    [JsonIgnore]\n    public string UserName');
+    expect(await rules('Models.cs', out.text)).not.toContain('PO103');
+  });
+
+  it('Kotlin data class: @Transient with the default kotlinx requires; a parameter with a default keeps it', async () => {
+    const text = [
+      'import kotlinx.serialization.SerialName',
+      'import kotlinx.serialization.Serializable',
+      '@Serializable',
+      'data class CreateOrder(',
+      '    val amount: String,',
+      '    val userName: String,',
+      '    @SerialName("callback_success") val callbackSuccess: String,',
+      '    @SerialName("callback_fail") val callbackFail: String,',
+      ')',
+      '',
+    ].join('\n');
+    const out = await fixed('Models.kt', text);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('    @kotlinx.serialization.Transient val userName: String = "",\n');
+    expect(await rules('Models.kt', out.text)).not.toContain('PO103');
+    const withDefault = await fixed(
+      'Models.kt',
+      text.replace('val userName: String,', 'val userName: String? = null,'),
+    );
+    expect(withDefault.text).toContain(
+      '    @kotlinx.serialization.Transient val userName: String? = null,\n',
+    );
+  });
+});
