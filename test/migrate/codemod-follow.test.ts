@@ -416,3 +416,48 @@ describe('userName kept in a Java, C# or Kotlin body type but no longer serializ
     );
   });
 });
+
+describe('a lookup whose id the creation keeps, or that is called from outside the unit', () => {
+  it('Ruby: the creation keeps body["id"] and reads its link by body.dig("links", …): it keeps body["uuid"], and the lookup is fixed', async () => {
+    const text = [
+      'class PayOrderClient',
+      '  def create(order)',
+      '    body = post("#{CHECKOUT}/v2/api/checkout", { amount: "1250", callback_success: OK, callback_fail: KO })',
+      '    Payment.create!(order: order, provider_id: body["id"], shop_id: order.id)',
+      '    body.dig("links", "checkoutLink")',
+      '  end',
+      '',
+      '  def fetch(provider_id)',
+      '    get("#{CHECKOUT}/v2/api/order/#{provider_id}")',
+      '  end',
+      'end',
+      '',
+    ].join('\n');
+    const out = await fixed('pay_order_client.rb', text);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('provider_id: body["uuid"], shop_id: order.id)');
+    expect(out.text).toContain('get("#{CHECKOUT}/v2/api/orders/#{provider_id}")');
+  });
+
+  it('a lookup function called nowhere in the unit, whose creation keeps no id, is not fixed: the unit is named with a TODO for its callers', async () => {
+    const root = folderOf({
+      'package.json': '{}',
+      'payorder.js': [
+        'async function createOrder(order) {',
+        "  const { data } = await post(`${CHECKOUT}/1/checkout`, { amount: '12.50', userName: USER, callback_success: OK, callback_fail: KO });",
+        '  return { link: data.links.checkoutLink };',
+        '}',
+        'async function findOrder(id) {',
+        '  return get(`${CHECKOUT}/1/order/${id}`);',
+        '}',
+        'module.exports = { createOrder, findOrder };',
+        '',
+      ].join('\n'),
+    });
+    const result = await freshCli()(['migrate-check', root, '--fix', '--write', '--force']);
+    expect(result.stderr).toMatch(
+      /payorder\.js:6: PO106 .*findOrder is called from outside this unit, which cannot tell what its callers keep: TODO make them pass the order uuid/,
+    );
+    expect(result.exitCode).toBe(1);
+  });
+});

@@ -15,8 +15,11 @@ export interface IdParameter {
   index: number;
 }
 
-/** Whether every call of a function, in the unit's files, passes a uuid at a parameter's position. */
-export type CallersPassUuid = (parameter: IdParameter) => boolean;
+/**
+ * What the calls of a function, in the unit's files, pass at a parameter's position: a uuid in every
+ * one of them, or something else somewhere; or the function is called nowhere in the unit.
+ */
+export type CallersPassUuid = (parameter: IdParameter) => 'uuid' | 'other' | 'uncalled';
 
 const FUNCTION =
   /^(?:function_(?:declaration|definition|item)|method_(?:declaration|definition)|method|singleton_method|subroutine_declaration_statement)$/;
@@ -134,5 +137,8 @@ export function callersPassUuid(files: ParsedFile[]): CallersPassUuid {
     }
     return calls > 0;
   };
-  return (parameter) => passes(parameter, 0);
+  return (parameter) => {
+    if (passes(parameter, 0)) return 'uuid';
+    return callsOf(files, parameter.name).next().done ? 'uncalled' : 'other';
+  };
 }

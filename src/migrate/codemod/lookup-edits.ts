@@ -19,11 +19,13 @@ function idReads(parsed: ParsedFile, from: number, to: number): number[] {
   return found;
 }
 
+const PARAMETER_ID = 'the lookup takes an id whose source is not in this file';
+
 export function uuidEdits(
   parsed: ParsedFile,
   offset: number,
   finding: Finding,
-  callers: CallersPassUuid = () => false,
+  callers: CallersPassUuid = () => 'other',
 ): RenameResult {
   const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
   const pathEdit = path.edits[0];
@@ -70,10 +72,17 @@ export function uuidEdits(
     };
     if (code(UUID_VALUE)) return path;
     const parameter = idParameter(parsed, offset, value);
-    if (parameter && callers(parameter))
+    const passed = parameter ? callers(parameter) : 'other';
+    if (parameter && passed === 'uuid')
       return {
         edits: path.edits,
         notes: [`the lookup's id is what every call of ${parameter.name} passes, the order's uuid`],
+      };
+    if (parameter && passed === 'uncalled')
+      return {
+        edits: [],
+        notes: [],
+        failed: `${PARAMETER_ID}: ${parameter.name} is called from outside this unit, which cannot tell what its callers keep: TODO make them pass the order uuid (the creation answer's uuid)`,
       };
   }
   if (idEdits.length === 0)
@@ -85,8 +94,6 @@ export function uuidEdits(
     };
   return { edits: [...path.edits, ...idEdits], notes: [] };
 }
-
-const PARAMETER_ID = 'the lookup takes an id whose source is not in this file';
 
 /**
  * A lookup whose id is a parameter: the id comes from the creation answer, kept by the code that
@@ -103,7 +110,8 @@ export function keepCreationUuid(parsed: ParsedFile, findings: Finding[], fix: F
   for (const link of findings.filter((finding) => finding.rule === 'PO105')) {
     const offset = offsetOf(parsed.text, link.location.line ?? 1, link.location.column ?? 1);
     const line = lineAround(parsed.text, offset);
-    const root = /([$\w]+)\s*(?:\.|->|\[\s*['":]?)\s*links\b/.exec(
+    // order.links, order['links'], $order->links, body.dig("links", …).
+    const root = /([$\w]+)\s*(?:\.|->|\[\s*['":]?|\.dig\(\s*['":]?)\s*links\b/.exec(
       parsed.text.slice(line.start, offset),
     )?.[1];
     if (!root) continue;
