@@ -276,6 +276,11 @@ describe('a decimal made of integer cents gives back the integer, its type kept'
     );
     expect(python.left).toEqual([]);
     expect(python.text).toContain('amount = Decimal(cents)\n');
+    const formatted = await fixed(
+      'pay.py',
+      'post(CHECKOUT + "/v2/api/checkout", {"amount": f"{cents / 100:.2f}", "callback_success": OK, "callback_fail": KO})\n',
+    );
+    expect(formatted.text).toContain('{"amount": str(cents), "callback_success"');
     const ruby = await fixed(
       'pay.rb',
       'post("#{CHECKOUT}/v2/api/checkout", { amount: format(\'%.2f\', cents / 100.0), callback_success: OK, callback_fail: KO })\n',
