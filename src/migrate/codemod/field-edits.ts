@@ -29,7 +29,12 @@ export function v1FieldEdit(parsed: ParsedFile, offset: number, finding: Finding
   if (lines.end === parsed.end(statement)) return undefined;
   return {
     edits: [
-      { ...lines, text: '', label: `removed ${text}, which printed a field v2 orders do not have`, finding },
+      {
+        ...lines,
+        text: '',
+        label: `removed the line printing a field v2 orders do not have: ${text}`,
+        finding,
+      },
     ],
     notes: [`the line that printed a field v2 orders do not have was removed: ${text}`],
   };
