@@ -331,6 +331,14 @@ describe('an amount passed in by the callers of the function that sends the orde
     );
   });
 
+  it('near miss: a caller in a file left out with --exclude is neither followed nor edited', async () => {
+    const main = "const price = '12.50';\nconst order = await client.createOrder(price, 'Book');\n";
+    const root = folderOf({ 'package.json': '{}', 'client.js': CLIENT_JS, 'main.js': main });
+    await freshCli()(['migrate-check', root, '--fix', '--write', '--force', '--exclude', 'main.js']);
+    expect(readFileSync(join(root, 'main.js'), 'utf8')).toBe(main);
+    expect(readFileSync(join(root, 'client.js'), 'utf8')).toContain('/v2/api/checkout');
+  });
+
   it('near miss: a variable set twice is not converted (which value reaches the order is not known)', async () => {
     const main =
       "let price = '12.50';\nif (sale) price = '9.90';\nconst order = await client.createOrder(price, 'Book');\n";

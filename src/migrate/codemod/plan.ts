@@ -5,10 +5,11 @@
  * unit, so a program is never left half on v1. An edited file must parse with its grammar; when it
  * does not, its edits are dropped, which blocks its unit.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configFormatOf } from '../config-files.js';
+import { isBinary, walk } from '../files.js';
 import type { Finding } from '../rules.js';
 import { scan } from '../scan.js';
 import { languageOf } from '../syntax/languages.js';
@@ -146,22 +147,21 @@ async function recheck(root: string, files: FilePlan[], options: CodemodOptions)
   }
 }
 
-/** The unit's source files payorder parses, for following a value from one file into another. */
-async function parseUnit(root: string): Promise<UnitFile[]> {
+/**
+ * The unit's source files payorder parses, for following a value from one file into another: the
+ * files migrate-check itself would read there (.gitignore, .payorderignore and --exclude honoured,
+ * dependencies and binaries left out), so no value is followed into, or edited in, a file left out.
+ */
+async function parseUnit(root: string, exclude: string[]): Promise<UnitFile[]> {
   const parsed: UnitFile[] = [];
-  const walk = async (folder: string): Promise<void> => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (parsed.length >= 500) return;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory() && !/^(?:node_modules|vendor|\.git)$/.test(entry.name)) await walk(path);
-      if (!entry.isFile() || statSync(path).size > 256 * 1024) continue;
-      const text = readFileSync(path, 'utf8');
-      const language = configFormatOf(path) ? undefined : languageOf(path, text);
-      const one = language ? await ParsedFile.parse(text, language) : undefined;
-      if (one) parsed.push({ path, parsed: one });
-    }
-  };
-  await walk(root);
+  for (const path of walk(root, { patterns: exclude, count: 0 })) {
+    if (parsed.length >= 500) break;
+    if (isBinary(path) || statSync(path).size > 256 * 1024) continue;
+    const text = readFileSync(path, 'utf8');
+    const language = configFormatOf(path) ? undefined : languageOf(path, text);
+    const one = language ? await ParsedFile.parse(text, language) : undefined;
+    if (one) parsed.push({ path, parsed: one });
+  }
   return parsed;
 }
 
@@ -186,7 +186,7 @@ export async function planCodemod(findings: Finding[], options: CodemodOptions):
     const follow = files.some((file) =>
       byFile.get(file)?.some((finding) => finding.rule === 'PO106' || finding.rule === 'PO103'),
     );
-    const unitFiles = follow ? await parseUnit(root) : [];
+    const unitFiles = follow ? await parseUnit(root, options.exclude) : [];
     try {
       const callers = callersPassUuid(unitFiles.map((one) => one.parsed));
       const amounts = amountsFromCallers(
