@@ -175,7 +175,9 @@ describe('the packed package', () => {
   // migrate-check's grammars are WebAssembly files that only it loads: outside the size budget.
   // undici (the HTTP client under ky) is about 220 kB of the tarball.
   // 620 kB since --jq: jq-wasm's JavaScript (its WebAssembly is in dist/grammars/) took it past 600.
-  it('is small: its code at most 1.7 MB, the tarball without the grammars at most 620 kB', async () => {
+  // 1.8 MB of code and 660 kB since the order ledger, order find, migrate-check's edits and jq's own
+  // notices in THIRD_PARTY_LICENSES (1.74 MB and 642 kB with them).
+  it('is small: its code at most 1.8 MB, the tarball without the grammars at most 660 kB', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
     await execa('tar', ['-xzf', tarball, '-C', unpacked]);
@@ -186,12 +188,12 @@ describe('the packed package', () => {
       // Its code: the SBOM beside it is data.
       .filter((file) => !file.startsWith(grammars) && /\.c?js$/.test(file) && statSync(file).isFile())
       .reduce((total, file) => total + statSync(file).size, 0);
-    expect(code).toBeLessThanOrEqual(1_700_000);
+    expect(code).toBeLessThanOrEqual(1_800_000);
     // Packed again as npm packs (gzip's default level), with the grammars taken out.
     rmSync(grammars, { recursive: true });
     const withoutGrammars = join(work, 'without-grammars.tgz');
     await execa('tar', ['-czf', withoutGrammars, '-C', unpacked, 'package']);
-    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(620_000);
+    expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(660_000);
   });
 });
 
