@@ -80,23 +80,17 @@ export class Session {
    */
   async renew(alsoStore: (data: StoreData) => Promise<void> | void = () => {}): Promise<CachedToken> {
     // A failed request throws out of the update, so nothing of it is written.
-    const renewed = await this.store.update(async (data) => {
-      const issued = await this.client.requestToken(await this.withSecret());
-      await alsoStore(data);
-      return rememberToken(
-        data,
-        this.target,
-        this.credentials,
-        issued,
-        this.ctx.clock(),
-        clockIsSet(this.ctx.env),
-      );
-    });
+    const renewed = await this.store.update((data) => this.#issue(data, alsoStore));
     return this.#use(renewed);
   }
 
-  async #issue(data: StoreData): Promise<CachedToken> {
+  /** A new token, kept in `data` after `alsoStore` has had its say there (a token cached during a rehearsal says so). */
+  async #issue(
+    data: StoreData,
+    alsoStore: (data: StoreData) => Promise<void> | void = () => {},
+  ): Promise<CachedToken> {
     const issued = await this.client.requestToken(await this.withSecret());
+    await alsoStore(data);
     return rememberToken(
       data,
       this.target,
