@@ -58,11 +58,30 @@ function readOrEmpty(file: string): string {
  * (`PayOrderClient` for PayOrderClient.java), as code of the same package uses it.
  */
 export function references(text: string, other: string): boolean {
-  const stem = basename(other, extname(other)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (stem.length < 2) return false;
-  const path = new RegExp(`[./'"\\\\]${stem}(?:\\.\\w{1,5})?(?=['"]|\\s+import\\b)|\\bimport\\s+${stem}\\b`);
-  if (path.test(text)) return true;
-  return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
+  const stem = basename(other, extname(other));
+  // Every pattern below spells the stem out: a text without it cannot match, and most texts of a
+  // folder never name most of their neighbours.
+  if (stem.length < 2 || !text.includes(stem)) return false;
+  const { path, name } = patternsFor(stem);
+  return path.test(text) || (name?.test(text) ?? false);
+}
+
+/** The patterns of references() for one stem, compiled once: a folder's files are asked about each other. */
+const referencePatterns = new Map<string, { path: RegExp; name?: RegExp }>();
+
+function patternsFor(stem: string): { path: RegExp; name?: RegExp } {
+  let patterns = referencePatterns.get(stem);
+  if (!patterns) {
+    const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    patterns = {
+      path: new RegExp(
+        `[./'"\\\\]${escaped}(?:\\.\\w{1,5})?(?=['"]|\\s+import\\b)|\\bimport\\s+${escaped}\\b`,
+      ),
+      ...(/^[A-Z]/.test(stem) ? { name: new RegExp(`\\b${escaped}\\b`) } : {}),
+    };
+    referencePatterns.set(stem, patterns);
+  }
+  return patterns;
 }
 
 /** Files by folder: adds one. */
