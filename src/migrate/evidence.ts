@@ -29,10 +29,17 @@ const CONFIGURED =
 /** The token request of the spec: its address with its v1 field names. */
 const TOKEN_REQUEST = [/\/auth\/token(?![\w/-])/, /\buser_name\b/, /\bclient_id\b/];
 
+/**
+ * Something every mark spells out (a name of the spec's, a version prefix, a payorder setting, the
+ * token address): one pass over a text without any of them tells it has no mark.
+ */
+const ANY_MARK = new RegExp(`${OWN_NAMES.source}|\\/1|\\/v2\\/api|pay[_-]?order|\\/auth\\/token`, 'i');
+
 /** Whether a file's text carries a mark of the service. */
 export function hasServiceMark(text: string): boolean {
-  // Every file of a repository is asked: a plain substring search first skips the patterns that
-  // cannot match, most of them in most files.
+  // Every file of a repository is asked, and most have no mark: one pass rules most of them out.
+  if (!ANY_MARK.test(text)) return false;
+  // A plain substring search then skips the patterns that cannot match.
   const versioned = text.includes('/1') || text.includes('/v2/api');
   return (
     OWN_NAMES.test(text) ||
