@@ -164,7 +164,7 @@ describe('the installed package', () => {
       expect(licenses, grammar).toContain(`dist/grammars/${grammar}`);
     expect(licenses).toMatch(
       /^@tree-sitter-grammars\/tree-sitter-hcl [\d.]+ \(Apache-2\.0\)\n\nShipped as [^\n]*\n\n[\s\S]*Apache License/m,
-    );    // jq.wasm is jq with Oniguruma and decNumber compiled in: their notices follow jq-wasm's own.
+    ); // jq.wasm is jq with Oniguruma and decNumber compiled in: their notices follow jq-wasm's own.
     const jq = licenses.slice(licenses.indexOf('\njq-wasm '));
     for (const notice of ['jq is copyright (C) 2012 Stephen Dolan', 'ICU License', 'Oniguruma LICENSE'])
       expect(jq.slice(0, jq.indexOf(`\n\n${'-'.repeat(80)}\n\n`)), notice).toContain(notice);
