@@ -2,9 +2,10 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/payorder
 __payorder_subs() {
   case "$1" in
-    "") echo "login logout status token config order migrate-check completion man sandbox help" ;;
+    "") echo "login logout status token config order ledger migrate-check completion man sandbox help" ;;
     "config") echo "get set unset list help" ;;
-    "order") echo "create get help" ;;
+    "order") echo "create get find help" ;;
+    "ledger") echo "import prune help" ;;
     "sandbox") echo "pay fail refund orders listen help" ;;
   esac
 }
@@ -21,8 +22,12 @@ __payorder_opts() {
     "config unset") echo "--debug -q --quiet --no-input --no-color -h --help" ;;
     "config list") echo "--debug -q --quiet --no-input --no-color --all --json --jq -h --help" ;;
     "order") echo "-h --help" ;;
-    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
-    "order get") echo "--input --web --qr --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order create") echo "--amount --description --success --fail --notification-url --external-reference --input --concurrency --journal --retry-unknown --again --allow-duplicate-reference --no-ledger --dry-run --web --qr --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order get") echo "--input --web --qr --no-ledger --concurrency --wait --timeout --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "order find") echo "--ref --text --amount --since --until --status --outcome --limit --refresh --env --api --profile --allow-insecure-http --json --jq -o --output --field --raw --no-headers --debug -q --quiet --no-input --no-color -h --help" ;;
+    "ledger") echo "-h --help" ;;
+    "ledger import") echo "--map --env --api --profile --json --jq --debug -q --quiet --no-input --no-color -h --help" ;;
+    "ledger prune") echo "--before --json --jq --debug -q --quiet --no-input --no-color -h --help" ;;
     "migrate-check") echo "--config --live --profile --json --jq --format --fix --write --force --v2-auth-url --v2-checkout-url --rules --exclude --baseline --baseline-update --debug -q --quiet --no-input --no-color -h --help" ;;
     "completion") echo "-h --help" ;;
     "man") echo "-h --help" ;;
@@ -79,6 +84,27 @@ __payorder_value() {
     "order get|--jq") echo "any" ;;
     "order get|-o"|"order get|--output") echo "choices table json ndjson tsv" ;;
     "order get|--field") echo "any" ;;
+    "order find|--ref") echo "any" ;;
+    "order find|--text") echo "any" ;;
+    "order find|--amount") echo "any" ;;
+    "order find|--since") echo "any" ;;
+    "order find|--until") echo "any" ;;
+    "order find|--status") echo "any" ;;
+    "order find|--outcome") echo "choices created failed unknown" ;;
+    "order find|--limit") echo "any" ;;
+    "order find|--env") echo "choices production stage test sandbox" ;;
+    "order find|--api") echo "choices v1 v2" ;;
+    "order find|--profile") echo "dynamic profiles" ;;
+    "order find|--jq") echo "any" ;;
+    "order find|-o"|"order find|--output") echo "choices table json ndjson tsv" ;;
+    "order find|--field") echo "any" ;;
+    "ledger import|--map") echo "any" ;;
+    "ledger import|--env") echo "choices production stage test sandbox" ;;
+    "ledger import|--api") echo "choices v1 v2" ;;
+    "ledger import|--profile") echo "dynamic profiles" ;;
+    "ledger import|--jq") echo "any" ;;
+    "ledger prune|--before") echo "any" ;;
+    "ledger prune|--jq") echo "any" ;;
     "migrate-check|--live") echo "choices production stage test sandbox" ;;
     "migrate-check|--profile") echo "dynamic profiles" ;;
     "migrate-check|--jq") echo "any" ;;
@@ -121,9 +147,9 @@ __payorder_value() {
 }
 __payorder_args() {
   case "$1|$2" in
-    "config get|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config set|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
-    "config unset|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config get|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config set|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
+    "config unset|0") echo "choices default-env default-api default-output batch-window default-success default-fail default-description ledger production.v1.auth-url production.v1.checkout-url production.v2.auth-url production.v2.checkout-url stage.v1.auth-url stage.v1.checkout-url stage.v2.auth-url stage.v2.checkout-url sandbox.v1.auth-url sandbox.v1.checkout-url sandbox.v2.auth-url sandbox.v2.checkout-url allow-insecure-http" ;;
     "migrate-check|"*) echo "files" ;;
     "completion|0") echo "choices bash zsh fish powershell" ;;
   esac

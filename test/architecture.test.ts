@@ -226,6 +226,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['context.ts'],
   ['session'],
   ['orders', 'migrate', 'completion'],
+  // The order ledger: what payorder created, kept for order find; it reads files as batches do.
+  ['ledger'],
   ['output'],
   // The command line's shared flags and inputs, then the commands and the program that declares them.
   ['cli'],
@@ -312,6 +314,32 @@ describe('architecture', () => {
     visit('main.ts');
     expect(loaded.has('commands/program.ts'), 'the program is declared at start-up').toBe(true);
     expect([...loaded].filter((file) => /\.run\.ts$/.test(file) || file.startsWith('api/'))).toEqual([]);
+  });
+
+  it('the order ledger loads only when used, and node:sqlite only through ledger/sqlite.ts', () => {
+    // order get and order create ask whether to keep it (ledger/choice.ts); the rest loads when a
+    // lookup has its answer or an order is about to be sent.
+    for (const start of ['main.ts', 'commands/order/get.run.ts', 'commands/order/create.run.ts']) {
+      const loaded = new Set<string>();
+      const visit = (file: string) => {
+        for (const target of loadedWith(file)) {
+          if (loaded.has(target)) continue;
+          loaded.add(target);
+          visit(target);
+        }
+      };
+      visit(start);
+      expect(
+        [...loaded].filter((file) => file.startsWith('ledger/')),
+        start,
+      ).toEqual(start === 'main.ts' ? [] : ['ledger/choice.ts']);
+    }
+    const sqlite = files.filter((file) =>
+      importsIn(readFileSync(join(SRC, file), 'utf8')).some(
+        ({ specifier, typeOnly }) => specifier === 'node:sqlite' && !typeOnly,
+      ),
+    );
+    expect(sqlite).toEqual(['ledger/sqlite.ts']);
   });
 });
 

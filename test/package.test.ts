@@ -126,7 +126,7 @@ describe('the installed package', () => {
   it('carries the licences of the bundled packages, and the completions', () => {
     const licenses = readFileSync(join(installed, 'THIRD_PARTY_LICENSES'), 'utf8');
     // Each package's part: its heading, then its licence's text.
-    const parts = licenses.split(`\n${'-'.repeat(80)}\n`).map((part) => part.trim());
+    const parts = licenses.split(`\n\n${'-'.repeat(80)}\n\n`).map((part) => part.trim());
     for (const name of ['commander', 'ky', 'zod']) {
       const part = parts.find((each) => each.startsWith(`${name} `));
       expect(part, name).toMatch(
@@ -203,6 +203,8 @@ describe.concurrent('on each Node it supports', () => {
         PATH: `${join(globalPrefix, 'bin')}:${join(target.binary, '..')}:${process.env.PATH}`,
         HOME: work,
         PAYORDER_CONFIG_DIR: join(work, `config-${target.version}`),
+        // Each Node its own order ledger: the batches' references are the same.
+        PAYORDER_DATA_DIR: join(work, `data-${target.version}`),
       };
       expect((await execa('node', ['--version'], { env, extendEnv: false })).stdout).toBe(
         `v${target.version}`,
@@ -265,6 +267,12 @@ describe.concurrent('on each Node it supports', () => {
         ]);
         // Every V8 flag a batch sets is one this Node knows (V8 writes an error line for one it does not).
         expect(String(batch.stderr)).toMatch(/^3 lines in \d+\.\d s: 3 created, [^\n]*$/);
+        // The order ledger (node:sqlite) found them, and Node 22 said nothing of it on stderr.
+        const found = await run(['order', 'find', '--env', 'sandbox', '--ref', 'REF-2', '--field', 'amount']);
+        expect(found.exitCode, String(found.stderr)).toBe(0);
+        expect(String(found.stdout)).toBe('2.02');
+        expect(String(found.stderr)).toBe('');
+        expect(String(order.stderr)).toBe('');
       } finally {
         sandbox.kill('SIGTERM');
         await sandbox;

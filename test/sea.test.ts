@@ -133,5 +133,18 @@ describe.concurrent('the standalone executable', () => {
     ]);
     const descriptions = (await sandboxOrders(sea.start.url)).map((o) => o.description);
     expect(descriptions).toEqual([4, 1, 2, 3].map((n) => JSON.parse(orderLine(n)).description));
+    // The order ledger (node:sqlite, built into the executable's Node) recorded them.
+    const found = await payorder([
+      'order',
+      'find',
+      '--env',
+      'sandbox',
+      '--text',
+      'line',
+      '--field',
+      'amount',
+    ]);
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect(found.stdout.split('\n').sort()).toEqual(['1.01', '2.02', '3.03', '4.04']);
   });
 });

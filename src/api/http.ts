@@ -13,6 +13,7 @@
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '../contract/masking.js';
 import { CliError } from '../errors.js';
+import { VERSION } from '../version.js';
 import { isRedirect, MAX_REDIRECTS, redirectStep } from './redirects.js';
 import { type Attempt, httpTransport, type Transport } from './transport.js';
 
@@ -68,8 +69,15 @@ export interface WireRequest {
   body?: unknown;
 }
 
+/** Who is asking, as every request says it: the service's logs can tell payorder's requests and their version. */
+export const USER_AGENT = `payorder/${VERSION}`;
+
 export function wireRequest(exchange: Exchange): WireRequest {
-  const headers: Record<string, string> = { accept: 'application/json', ...exchange.headers };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': USER_AGENT,
+    ...exchange.headers,
+  };
   if (exchange.body !== undefined) headers['content-type'] = 'application/json';
   return { method: exchange.method, url: exchange.url, headers, body: exchange.body };
 }

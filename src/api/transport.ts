@@ -1,22 +1,21 @@
 /**
- * How payorder's requests travel once ky has them: ky's `fetch` option, made of undici's fetch on an
- * undici Agent of payorder's own for each service client (a batch's or a bulk lookup's sized to the
- * requests it keeps in flight, its --concurrency), or an EnvHttpProxyAgent when a proxy is set.
- * Node's own fetch takes no dispatcher of the undici package reliably across Node's versions, so the
- * package's fetch is used, given the parts of ky's Request (a Request of Node's it would read as a
- * string).
+ * How payorder's requests travel once ky has them: ky's `fetch` option, which hands each of ky's
+ * Requests to an undici Agent of payorder's own (undici's `request()`), or to an EnvHttpProxyAgent
+ * when a proxy is set. One transport serves a whole command: a batch's or a bulk lookup's agents keep
+ * as many connections as the requests it keeps in flight (its --concurrency). What comes back is
+ * ky's own kind of Response (Node's), made from the answer read whole.
  *
  * A transport follows no redirect: it hands the redirect back, and http.ts decides whether to follow
  * it. It reads the whole answer before it resolves, so ky's timeout covers the body too, and reads at
- * most MAX_ANSWER_BYTES of it: no answer of the service comes near it, and an endless one must not
- * exhaust memory.
+ * most MAX_ANSWER_BYTES of it (the agents' `maxResponseSize`): no answer of the service comes near
+ * it, and an endless one must not exhaust memory.
  *
  * Each attempt says whether its request left (`Attempt.sent`): undici starts a request once it has an
  * open connection for it (over TLS, once the handshake is done), so a failure before then (a
  * connection refused, a name that does not resolve, a TLS error, a timeout while connecting) means
  * the service never had it.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent, Response, fetch as undiciFetch } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { isLoopbackHost } from '../contract/urls.js';
 import type { ProxySettings } from './proxy.js';
 
@@ -36,11 +35,8 @@ export interface Attempt {
   sent: boolean;
 }
 
-/**
- * The fetch function ky is given for one exchange (ky's `fetch` option): it takes what fetch takes,
- * and answers with undici's Response, which is a Fetch Response as Node's is.
- */
-export type KyFetch = (input: string | URL | Request, init?: RequestInit) => Promise<globalThis.Response>;
+/** The fetch function ky is given for one exchange (ky's `fetch` option): it takes what fetch takes. */
+export type KyFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface Transport {
   /** A fetch for ky that notes on `attempt` whether each of its requests left. */
@@ -64,6 +60,7 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: Pr
     connections: Number.isFinite(connections) ? connections : null,
     keepAliveTimeout: IDLE_MS,
     keepAliveTimeoutThreshold: IDLE_MARGIN_MS,
+    maxResponseSize: MAX_ANSWER_BYTES,
   };
   const direct = new Agent(options);
   const proxied = proxy
@@ -89,29 +86,60 @@ export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: Pr
       return async (input, init) => {
         attempt.sent = false;
         const request = input instanceof Request ? input : new Request(input, init);
-        const answer = await undiciFetch(request.url, {
-          method: request.method,
-          headers: [...request.headers],
-          body: request.body === null ? undefined : await request.text(),
-          signal: request.signal,
-          redirect: 'manual',
-          dispatcher: dispatcherFor(new URL(request.url)).compose(noteSent(attempt)),
-        });
-        if (answer.status < 200 || answer.status > 599) {
-          await answer.body?.cancel();
-          throw new Error(`an answer with status ${answer.status}, which HTTP does not have`);
+        const url = new URL(request.url);
+        const body = request.body === null ? undefined : await request.text();
+        let answer: Dispatcher.ResponseData;
+        try {
+          answer = await dispatcherFor(url)
+            .compose(noteSent(attempt))
+            .request({
+              origin: url.origin,
+              path: `${url.pathname}${url.search}`,
+              method: request.method as Dispatcher.HttpMethod,
+              headers: Object.fromEntries(request.headers),
+              body,
+              signal: request.signal,
+            });
+        } catch (error) {
+          throw tooLarge(error) ?? error;
         }
-        const text = await readText(answer);
-        const whole = new Response(NO_BODY.has(answer.status) ? null : text, {
-          status: answer.status,
-          statusText: answer.statusText,
-          headers: answer.headers,
-        });
-        return whole as unknown as globalThis.Response;
+        return responseOf(answer);
       };
     },
   };
 }
+
+/** The answer read whole, as a Response of Node's (ky's); AnswerTooLarge past MAX_ANSWER_BYTES. */
+async function responseOf({
+  statusCode,
+  statusText,
+  headers,
+  body,
+}: Dispatcher.ResponseData): Promise<Response> {
+  if (statusCode < 200 || statusCode > 599) {
+    await body.dump();
+    throw new Error(`an answer with status ${statusCode}, which HTTP does not have`);
+  }
+  let text: string;
+  try {
+    text = await body.text();
+  } catch (error) {
+    throw tooLarge(error) ?? error;
+  }
+  const fields = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    for (const each of Array.isArray(value) ? value : [value ?? '']) fields.append(name, each);
+  }
+  return new Response(NO_BODY.has(statusCode) ? null : text, {
+    status: statusCode,
+    statusText,
+    headers: fields,
+  });
+}
+
+/** undici's refusal of an answer longer than `maxResponseSize`, as the transport names it. */
+const tooLarge = (error: unknown) =>
+  (error as { code?: string }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? new AnswerTooLarge() : undefined;
 
 /**
  * An interceptor that notes when undici starts the request: once it has an open connection for it
@@ -130,24 +158,4 @@ function noteSent(attempt: Attempt): Dispatcher.DispatcherComposeInterceptor {
       onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
       onResponseError: (...args) => handler.onResponseError?.(...args),
     });
-}
-
-/** The whole body as UTF-8 text (a byte order mark dropped, as fetch does); AnswerTooLarge past the cap. */
-async function readText(answer: Response): Promise<string> {
-  const length = answer.headers.get('content-length');
-  if (Number(length) > MAX_ANSWER_BYTES) {
-    await answer.body?.cancel();
-    throw new AnswerTooLarge();
-  }
-  // An answer that says how long it is cannot run past it: undici stops at its length.
-  if (length !== null) return answer.text();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of answer.body ?? []) {
-    size += chunk.length;
-    // Leaving the loop cancels the body: undici drops the connection.
-    if (size > MAX_ANSWER_BYTES) throw new AnswerTooLarge();
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

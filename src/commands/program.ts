@@ -11,6 +11,7 @@ import { VERSION } from '../version.js';
 import { registerComplete } from './complete.js';
 import { registerCompletion } from './completion.js';
 import { registerConfig } from './config/index.js';
+import { registerLedger } from './ledger/index.js';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerMan } from './man.js';
@@ -40,7 +41,9 @@ Common workflows:
   Log in once                payorder login --env stage
   Make a payment link        payorder order create --amount 12.50 --description "Invoice 42" \\
                                --success https://shop.example/ok --fail https://shop.example/ko
-  Where is my order?         payorder order get 6f1c…  (uuid, or the v1 order id)
+  Where is my order?         payorder order find --ref WEB-1003  (the shop's reference; or --text, --amount)
+                             payorder order get 6f1c…  (uuid, or the v1 order id)
+  Orders made elsewhere      payorder ledger import shop-export.csv  (then order find finds them)
   Many orders from a file    payorder order create --input orders.csv --journal orders.journal
   Ready for v2?              payorder migrate-check src/ --config
 
@@ -82,6 +85,7 @@ export function buildProgram(ctx: Context): Command {
   registerToken(program, ctx);
   registerConfig(program, ctx);
   registerOrder(program, ctx);
+  registerLedger(program, ctx);
   registerMigrateCheck(program, ctx);
   registerCompletion(program, ctx);
   registerMan(program, ctx);

@@ -11,7 +11,7 @@
 
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
-import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
+import { type Order, type OrderDraft, orderRequestBody } from '../contract/schemas.js';
 import { CliError, type ErrorKind } from '../errors.js';
 import type { Session } from '../session/session.js';
 import { warn } from '../terminal/messages.js';
@@ -38,6 +38,21 @@ export type JournalChoice =
   | { kind: 'file'; path: string }
   | { kind: 'automatic'; window: string; windowMs: number; again: boolean };
 
+/** One order's record in the order ledger, from before it is sent to its answer. */
+export interface Recording {
+  created(order: Order): void;
+  failed(outcome: 'failed' | 'unknown', error: unknown): void;
+}
+
+/** What a batch asks of the order ledger (src/ledger/recording.ts keeps it). */
+export interface BatchLedger {
+  /** --allow-duplicate-reference was given. */
+  readonly allowsDuplicates: boolean;
+  /** Records a line as about to be sent; throws the refusal of a reference in use (naming `field`). */
+  sending(draft: OrderDraft, source: 'batch', field: string): Recording;
+  close(): void;
+}
+
 export interface BatchOptions {
   input: string;
   concurrency: number;
@@ -45,6 +60,8 @@ export interface BatchOptions {
   retryUnknown: boolean;
   /** --description, --success, --fail (or their config defaults): for the lines that have none. */
   lineDefaults?: Partial<Pick<OrderFields, 'description' | 'success' | 'fail'>>;
+  /** The order ledger that records each line sent and refuses a reference in use; none with --no-ledger. */
+  ledger?: BatchLedger;
 }
 
 /** Errors after which no further line is sent: the next lines would fail the same way. */
@@ -127,6 +144,8 @@ class Batch {
   #inFlight = 0;
   #stoppedBy: CliError | undefined;
   #warnedNotification = false;
+  /** The external references of lines this run has sent, with their line: a second line is refused. */
+  readonly #references = new Map<string, number>();
 
   constructor(
     private readonly ctx: Context,
@@ -160,6 +179,7 @@ class Batch {
       }
     } finally {
       await this.#journal.close();
+      options.ledger?.close();
     }
   }
 
@@ -245,16 +265,26 @@ class Batch {
   async #send({ line, draft, input, key }: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
     const { ctx, session } = this;
     const at = () => ctx.clock().toISOString();
+    let recording: Recording | undefined;
+    try {
+      recording = this.#ledgerSending(line, draft);
+    } catch (error) {
+      // A reference in use is that line's refusal; a ledger that cannot be written stops the batch.
+      if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;
+      return failed(line, input, error);
+    }
     try {
       this.#journal.write({ key, line, event: 'sending', at: at() });
       await this.#journal.synced();
     } catch (error) {
       // The journal cannot be written: nothing was sent, and no further line is.
       this.#stoppedBy ??= error as CliError;
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return failed(line, input, error);
     }
     if (this.#stoppedBy || ctx.signal.aborted) {
       this.#record({ key, line, event: 'failed', at: at(), error: NOT_SENT_ERROR });
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return NOT_SENT;
     }
     this.#inFlight++;
@@ -264,6 +294,7 @@ class Batch {
       // Should this record not be written, the "sending" one stands: the line is reported unknown
       // on a rerun, never sent again.
       this.#record({ key, line, event: 'created', at: at(), order: created.order });
+      recording?.created(created.order);
       return {
         record: { line, outcome: 'created', order: created.order, input, error: null },
         raw: created.raw,
@@ -271,6 +302,8 @@ class Batch {
     } catch (error) {
       if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
+      recording?.failed(unknown ? 'unknown' : 'failed', error);
+      if (!unknown && draft.externalReference) this.#references.delete(draft.externalReference);
       this.#record({
         key,
         line,
@@ -282,6 +315,28 @@ class Batch {
     } finally {
       this.#inFlight--;
     }
+  }
+
+  /**
+   * Records the line in the ledger as about to be sent; throws the refusal of its external reference
+   * when an order on the target holds it, or a line of this run sent it.
+   */
+  #ledgerSending(line: number, draft: OrderDraft): Recording | undefined {
+    const { ledger } = this.options;
+    if (!ledger) return undefined;
+    const reference = draft.externalReference;
+    if (reference !== undefined && !ledger.allowsDuplicates) {
+      const earlier = this.#references.get(reference);
+      if (earlier !== undefined)
+        throw new CliError(
+          'usage',
+          `external_reference: ${reference} is the reference of line ${earlier} of this batch; nothing was sent`,
+          { field: 'external_reference', hint: '--allow-duplicate-reference creates it all the same' },
+        );
+    }
+    const recording = ledger.sending(draft, 'batch', 'external_reference');
+    if (reference !== undefined) this.#references.set(reference, line);
+    return recording;
   }
 
   /** Writes a record; a journal that cannot be written stops the batch. */

@@ -15,7 +15,7 @@ import { colorStatus, orderRows } from './order-view.js';
 /** An id of a bulk lookup that gave no order, as its table row shows it. */
 export interface MissedRow {
   input: string;
-  outcome: 'not_found' | 'failed';
+  outcome: 'not_found' | 'failed' | 'unknown';
 }
 
 export type LookupRow = { order: Order } | { missed: MissedRow };
@@ -49,7 +49,11 @@ const MANY_COLUMNS: Column[] = [
 /** The widest a uuid is: an id that gave no order is cut to it in the uuid column. */
 const UUID_WIDTH = 36;
 
-const OUTCOME_TEXT: Record<MissedRow['outcome'], string> = { not_found: 'not found', failed: 'failed' };
+const OUTCOME_TEXT: Record<MissedRow['outcome'], string> = {
+  not_found: 'not found',
+  failed: 'failed',
+  unknown: 'unknown',
+};
 
 /** Many orders: a row each, in the order they came; an id that gave none shows what became of it. */
 export function manyTable(rows: readonly LookupRow[], paint: ChalkInstance, width: number): string {

@@ -22,7 +22,8 @@ import { ORDER_COLUMNS } from './order-view.js';
  */
 export interface LookupMiss {
   input: string;
-  outcome: 'not_found' | 'failed';
+  /** unknown: an order of the ledger sent with no answer (order find). */
+  outcome: 'not_found' | 'failed' | 'unknown';
   order: null;
   error: ReturnType<CliError['toJSON']>['error'];
 }

@@ -129,6 +129,19 @@ BATCH_KEYS.push(
   lineDefault('default-description', 'description', 'the description'),
 );
 
+const LEDGER_KEY: ConfigKey = {
+  kind: 'setting',
+  key: 'ledger',
+  description:
+    'false: keep no order ledger (what order create sent and got, which order find searches); default true',
+  get: (data) => (data.defaults?.ledger === undefined ? undefined : String(data.defaults.ledger)),
+  set: (data, value) => {
+    if (value === undefined) delete defaults(data).ledger;
+    else defaults(data).ledger = value === 'true';
+  },
+  check: (value) => oneOf('ledger', ['true', 'false'], value),
+};
+
 const ADDRESS_KEYS: ConfigKey[] = ENVIRONMENTS.flatMap((env) =>
   API_VERSIONS.flatMap((version) =>
     (['auth', 'checkout'] as const).map((kind) => {
@@ -166,6 +179,7 @@ const INSECURE_HTTP_KEY: ConfigKey = {
 export const CONFIG_KEYS: readonly ConfigKey[] = [
   ...DEFAULT_KEYS,
   ...BATCH_KEYS,
+  LEDGER_KEY,
   ...ADDRESS_KEYS,
   INSECURE_HTTP_KEY,
 ];

@@ -69,6 +69,8 @@ export interface StoreData extends ProfileData {
     success?: string;
     fail?: string;
     description?: string;
+    /** config ledger: false keeps no order ledger (ledger/choice.ts). */
+    ledger?: boolean;
   };
   /** The named profiles; the default profile is the top level's `environments`. */
   profiles?: Record<string, ProfileData>;

@@ -58,6 +58,7 @@ const storeSchema = z.object({
       success: z.optional(text),
       fail: z.optional(text),
       description: z.optional(text),
+      ledger: z.optional(z.boolean()),
     }),
   ),
   environments,

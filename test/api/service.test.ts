@@ -3,7 +3,7 @@
  * the right exit code, and the request payorder sends is the one --dry-run shows, secrets masked.
  */
 import { describe, expect, it } from 'vitest';
-import { type Exchange, maskedRequest, wireRequest } from '../../src/api/http.js';
+import { type Exchange, maskedRequest, USER_AGENT, wireRequest } from '../../src/api/http.js';
 import { ServiceClient, type Target } from '../../src/api/service.js';
 import { catalogError } from '../../src/api/service-errors.js';
 import { CATALOG, type CatalogId, errorBody, matchCatalog } from '../../src/contract/catalog.js';
@@ -106,7 +106,7 @@ const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJl';
 const order = { amount: '1250', description: 'Tea', callback_success: 'https://s.example/ok' };
 
 describe('wireRequest', () => {
-  it('a request with a body: accept, the caller’s headers, and content-type JSON', () => {
+  it('a request with a body: accept, payorder and its version, the caller’s headers, and content-type JSON', () => {
     const exchange: Exchange = {
       method: 'POST',
       url: `https://checkout.example${PATHS.checkout('v2')}`,
@@ -121,6 +121,7 @@ describe('wireRequest', () => {
       url: `https://checkout.example${PATHS.checkout('v2')}`,
       headers: {
         accept: 'application/json',
+        'user-agent': USER_AGENT,
         authorization: `Bearer ${TOKEN}`,
         'content-type': 'application/json',
       },
@@ -136,7 +137,7 @@ describe('wireRequest', () => {
       createsSomething: false,
       issuesToken: false,
     });
-    expect(request.headers).toEqual({ accept: 'application/json' });
+    expect(request.headers).toEqual({ accept: 'application/json', 'user-agent': USER_AGENT });
     expect(request.body).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: payorder's own costs at run time, each beside a yardstick measured in the same run
  * (rounds interleaved, the median shown), one row per target of docs/performance.md:
- *   - peak RSS of a batch of 2,000 / 20,000 / 100,000 lines (concurrency 16);
+ *   - peak RSS of a batch of 2,000 / 20,000 / 100,000 lines (concurrency 16), its launcher included;
  *   - CPU time per order of a batch of 10,000 lines beside a bare node:http client making the same
  *     creates with the same concurrency (this file, run with `bare-client`);
  *   - orders/s of that batch beside autocannon's requests/s on the same endpoint;
@@ -116,27 +116,56 @@ interface Measured {
 
 const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
+/** A process and its children's, children first: `/proc/PID/task/PID/children`, recursively. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  return [...children.flatMap(processTree), pid];
+}
+
+/** The pages only this process maps (smaps_rollup's Private_Clean + Private_Dirty), in KB. */
+function privateKb(pid: number): number {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return [...rollup.matchAll(/^Private_(?:Clean|Dirty):\s+(\d+)/gm)].reduce((kb, m) => kb + Number(m[1]), 0);
+}
+
 /**
- * Runs a process to its end, sampling its peak RSS (VmHWM) and its CPU time (utime + stime) from
- * /proc every 20 ms: the last sample is at most 20 ms of CPU short.
+ * Runs a process to its end, sampling every 20 ms the memory and the CPU time (utime + stime) of it
+ * and of every process it starts (the launcher runs a batch in a Node of its own). Its peak RSS is
+ * the largest process's peak (VmHWM) plus the pages the others do not share with it (their peak
+ * private memory): what one process alone would show. The CPU time is the sum of each one's; the
+ * last sample is at most 20 ms of CPU short.
  */
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  let peakKb = 0;
-  let ticks = 0;
+  const seen = new Map<number, { peakKb: number; privateKb: number; ticks: number }>();
   const sample = () => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)![1]));
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks = Number(fields[11]) + Number(fields[12]);
-    } catch {}
+    for (const pid of processTree(child.pid!)) {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        const before = seen.get(pid);
+        seen.set(pid, {
+          peakKb: Math.max(before?.peakKb ?? 0, Number(/VmHWM:\s+(\d+)/.exec(status)![1])),
+          privateKb: Math.max(before?.privateKb ?? 0, privateKb(pid)),
+          ticks: Number(fields[11]) + Number(fields[12]),
+        });
+      } catch {}
+    }
   };
   const sampler = setInterval(sample, 20);
   return new Promise((resolve) =>
     child.once('exit', (code) => {
       clearInterval(sampler);
+      const all = [...seen.values()].sort((a, b) => b.peakKb - a.peakKb);
+      const peakKb = (all[0]?.peakKb ?? 0) + all.slice(1).reduce((kb, each) => kb + each.privateKb, 0);
+      const ticks = all.reduce((total, each) => total + each.ticks, 0);
       resolve({ ms: performance.now() - started, cpuMs: ticks * TICK_MS, peakMb: peakKb / 1024, code });
     }),
   );
@@ -196,6 +225,8 @@ function cliOf(name: string, root: string, sandbox: Sandbox, flags: string[] = [
     PAYORDER_CONFIG_DIR: join(work, `config-${name}`),
     // Node's compile cache is the benchmark's own: made by the first run of each command.
     XDG_CACHE_HOME: join(work, `cache-${name}`),
+    // The data folder too (the order ledger of the start-up section's order; batches get their own).
+    PAYORDER_DATA_DIR: join(work, `data-${name}`),
     PAYORDER_AUTH_URL: sandbox.url,
     PAYORDER_CHECKOUT_URL: sandbox.url,
     NO_COLOR: '1',

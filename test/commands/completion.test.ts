@@ -237,7 +237,7 @@ words=(${quoted}); CURRENT=${words.length}; _payorder; true`;
     expect(text).toContain("'--env' = 'choices production stage test sandbox'");
     // config set: its key from the config keys, its value free; migrate-check: files, as many as given.
     expect(text).toMatch(
-      /'config set' = @\{.*Args = @\('choices default-env default-api default-output batch-window default-success default-fail default-description production\.v1\.auth-url [^']*', 'any'\); Variadic = \$false \}/,
+      /'config set' = @\{.*Args = @\('choices default-env default-api default-output batch-window default-success default-fail default-description ledger production\.v1\.auth-url [^']*', 'any'\); Variadic = \$false \}/,
     );
     expect(text).toMatch(/'migrate-check' = @\{.*Args = @\('files'\); Variadic = \$true \}/);
     // --profile: the names payorder prints as it completes, its errors dropped; never the command itself.

@@ -26,6 +26,9 @@ const { url } = JSON.parse(
 const env = {
   ...process.env,
   PAYORDER_CONFIG_DIR: config,
+  // The demo's orders stay out of the person's own order ledger (a second demo would find its
+  // references in use).
+  PAYORDER_DATA_DIR: join(config, 'data'),
   PAYORDER_AUTH_URL: url,
   PAYORDER_CHECKOUT_URL: url,
 };

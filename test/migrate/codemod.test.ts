@@ -240,7 +240,9 @@ describe('codemod edits per language and kind, near misses untouched', () => {
     expect(kotlinOut.text).toContain(
       'data class Links(@kotlinx.serialization.SerialName("checkout_link") val checkoutLink: String,',
     );
-    expect(kotlinOut.left).toEqual(['PO103']);
+    // userName stays a parameter (its callers pass it), kept off the wire.
+    expect(kotlinOut.left).toEqual([]);
+    expect(kotlinOut.text).toContain('@kotlinx.serialization.Transient val userName: String = ""');
   });
 });
 

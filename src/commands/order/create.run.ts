@@ -19,6 +19,7 @@ import { commandLine } from '../../command-line.js';
 import { type Context, withConnections } from '../../context.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../../contract/schemas.js';
 import { CliError, usageError } from '../../errors.js';
+import { type LedgerChoice, type LedgerFlags, ledgerChoice } from '../../ledger/choice.js';
 import { type BatchOptions, type BatchRun, type JournalChoice, startBatch } from '../../orders/batch.js';
 import { batchOutcome, rerun } from '../../orders/batch-outcome.js';
 import type { PreviewLine } from '../../orders/batch-preview.js';
@@ -46,7 +47,7 @@ import { note, warn } from '../../terminal/messages.js';
 import { createProgress, whileWaiting } from '../../terminal/progress.js';
 import { escapeControl } from '../../terminal/terminal-text.js';
 
-export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags {
+export interface OrderCreateFlags extends TargetFlags, OutputFlags, WaitFlags, LedgerFlags {
   amount?: string;
   description?: string;
   success?: string;
@@ -70,6 +71,8 @@ interface CreateCommon {
   output: OutputOptions;
   /** The stored default-output. */
   storedOutput?: OutputFormat;
+  /** Whether the order ledger records the orders, and refuses a reference in use. */
+  ledger: LedgerChoice;
 }
 
 /** One order from flags, checked. */
@@ -139,7 +142,11 @@ function missingFlags(missing: RequiredField[]): CliError {
  * What the flags ask for, every check that needs neither the store nor the network done: one order
  * (its fields perhaps incomplete, for a person to fill in) or a batch.
  */
-export type OrderCreateRequest = { targetFlags: TargetFlags; output: OutputOptions } & (
+export type OrderCreateRequest = {
+  targetFlags: TargetFlags;
+  ledgerFlags: LedgerFlags;
+  output: OutputOptions;
+} & (
   | {
       kind: 'order';
       fields: OrderFields;
@@ -229,7 +236,7 @@ export function parseOrderCreateFlags(flags: OrderCreateFlags): OrderCreateReque
     throw usageError('--dry-run shows the request; --field, --raw and -o tsv apply to orders', {
       field: '--dry-run',
     });
-  const common = { targetFlags: flags, output };
+  const common = { targetFlags: flags, ledgerFlags: flags, output };
   if (input === undefined) return { ...common, kind: 'order', fields, dryRun, link, wait };
   return {
     ...common,
@@ -256,7 +263,12 @@ export async function resolveOrderCreate(
   if (request.kind === 'batch' && request.journal !== undefined) checkJournalFolder(request.journal);
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, request.targetFlags, data);
-  const common = { target, output: request.output, storedOutput: data.defaults?.output };
+  const common = {
+    target,
+    output: request.output,
+    storedOutput: data.defaults?.output,
+    ledger: ledgerChoice(request.ledgerFlags, data),
+  };
   if (request.kind === 'batch') {
     const { input, concurrency, retryUnknown } = request;
     const journal: JournalChoice =
@@ -347,7 +359,9 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const session = await openSession(withConnections(ctx, options.batch.concurrency), target, {
       interruptible: false,
     });
-    return { kind: 'batch', run: startBatch(ctx, session, options.batch) };
+    const { creationLedger } = await import('../../ledger/recording.js');
+    const ledger = await creationLedger(ctx, target, options.ledger);
+    return { kind: 'batch', run: startBatch(ctx, session, { ...options.batch, ledger }) };
   }
   const { draft } = options;
   if (draft.notificationUrl && target.version === 'v2') warn(ctx, NOTIFICATION_V2_WARNING);
@@ -357,12 +371,21 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const { confirmSending } = await import('./create.form.js');
     await confirmSending(ctx, requestText(await previewRequest(target, draft, ctx)));
   }
+  const { creationLedger, outcomeOf } = await import('../../ledger/recording.js');
+  const ledger = await creationLedger(ctx, target, options.ledger);
   const created = await whileWaiting(ctx, 'creating the order…', async () => {
-    const session = await openSession(ctx, target);
-    const body = orderRequestBody(target.version, draft, session.credentials.username);
-    const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
-    return { kind: 'order' as const, order, raw };
-  });
+    const recording = ledger?.sending(draft, 'create', '--external-reference');
+    try {
+      const session = await openSession(ctx, target);
+      const body = orderRequestBody(target.version, draft, session.credentials.username);
+      const { order, raw } = await session.authorized((token) => session.client.createOrder(token, body));
+      recording?.created(order);
+      return { kind: 'order' as const, order, raw };
+    } catch (error) {
+      recording?.failed(outcomeOf(error), error);
+      throw error;
+    }
+  }).finally(() => ledger?.close());
   if (!options.wait) return created;
   // From here on the order exists: whatever ends the wait (Ctrl-C, an answer the lookup cannot
   // use), the order is still printed, and only then the failure is raised (renderOrderCreate).
@@ -375,6 +398,7 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
     const lookup = orderLookup(session, created.order.uuid);
     const plan = { ...options.wait, showLink: true, target };
     const waited = await waitForPayment(ctx, lookup, plan, { first: created });
+    if (options.ledger.keep) await noteSeen(ctx, target, waited.order);
     return {
       kind: 'order',
       order: waited.order,
@@ -385,6 +409,13 @@ export async function runOrderCreate(options: OrderCreateOptions, ctx: Context):
   } catch (error) {
     return { ...created, waitFailure: error };
   }
+}
+
+/** The status --wait saw last, for the ledger. */
+async function noteSeen(ctx: Context, target: Target, order: Order): Promise<void> {
+  const seen = (await import('../../ledger/seen.js')).seenStatuses(ctx);
+  await seen.note(target, order);
+  seen.close();
 }
 
 /** A failure after the order was created, saying so: a script must not create it again. */

@@ -46,6 +46,14 @@ export function registerOrderCreate(order: Command, ctx: Context): void {
       '--again',
       'with --input and no --journal: create every line, even those an earlier batch created within batch-window',
     )
+    .option(
+      '--allow-duplicate-reference',
+      'create the order even if an order that is PENDING or PAID (as last seen) has its external reference',
+    )
+    .option(
+      '--no-ledger',
+      'keep no record of the orders in the order ledger (or: payorder config set ledger false)',
+    )
     .option('--dry-run', 'print the exact request (token masked) and send nothing')
     .option('--web', 'open the payment link in the browser ($BROWSER, else the system default)')
     .option('--qr', 'print the payment link as a QR code (on stderr when stdout carries data)');

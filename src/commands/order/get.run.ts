@@ -14,6 +14,8 @@ import {
 } from '../../cli/options.js';
 import { type Context, withConnections } from '../../context.js';
 import { CliError, usageError } from '../../errors.js';
+import { type LedgerFlags, ledgerChoice } from '../../ledger/choice.js';
+import type { SeenStatuses } from '../../ledger/seen.js';
 import { openInput } from '../../orders/input-file.js';
 import { readLines } from '../../orders/input-lines.js';
 import { checkOrderId, idsOfLines, notFoundHint } from '../../orders/order-ids.js';
@@ -27,7 +29,7 @@ import { requireCredentials } from '../../session/credentials.js';
 import { openSession } from '../../session/session.js';
 import { resolveTarget, type TargetFlags } from '../../session/target.js';
 
-export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags {
+export interface OrderGetFlags extends TargetFlags, OutputFlags, WaitFlags, LedgerFlags {
   /** A file to read, or false for --no-input (which shares the name: never prompt). */
   input?: string | false;
   concurrency: string;
@@ -41,6 +43,10 @@ interface GetCommon {
   storedOutput?: OutputFormat;
   /** --web and --qr: the payment link of the one order looked up. */
   link: LinkRequests;
+  /** The target flags, for trying the other API version when an order is not found. */
+  flags: TargetFlags;
+  /** Whether the statuses seen update the order ledger (when it holds the order). */
+  ledger: boolean;
 }
 
 /** Ids looked up once each; or, with --wait, the one order looked up until it leaves PENDING. */
@@ -76,7 +82,8 @@ export async function parseOrderGetOptions(
   const data = (await ctx.store()).read();
   const target = resolveTarget(ctx, flags, data);
   requireCredentials(ctx, data, target);
-  const common = { target, output, storedOutput: data.defaults?.output, link };
+  const ledger = ledgerChoice(flags, data).keep;
+  const common = { target, output, storedOutput: data.defaults?.output, link, flags, ledger };
   if (wait && first !== undefined) return { ...common, kind: 'wait', id: first, wait };
   return { ...common, kind: 'lookups', ids, input, concurrency };
 }
@@ -124,6 +131,9 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
         onFirstAnswer: (found: OrderResult) => showLink(found, options, ctx),
       };
       const waited = await waitForPayment(ctx, orderLookup(session, key), plan, { key });
+      const seen = await seenIn(options, ctx);
+      await seen?.note(options.target, waited.order);
+      seen?.close();
       return { kind: 'waited', input, waited, unpaid: waitError(waited, plan) };
     } catch (error) {
       throw withHint(error, input, options.target);
@@ -134,13 +144,19 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     options.input === undefined ? ctx : withConnections(ctx, options.concurrency),
     options.target,
   );
+  let seen: Promise<SeenStatuses | undefined> | undefined;
   const lookup = async (input: string): Promise<Lookup> => {
     try {
       const key = checkOrderId(input);
-      return { input, found: await session.authorized((token) => session.client.getOrder(token, key)) };
+      const found = await session.authorized((token) => session.client.getOrder(token, key));
+      // The ledger is opened after the first answer: a lookup never waits for it.
+      seen ??= seenIn(options, ctx);
+      await (await seen)?.note(options.target, found.order);
+      return { input, found };
     } catch (error) {
       const failure = withHint(error, input, options.target);
       if (!(failure instanceof CliError)) throw failure;
+      if (failure.kind === 'not_found' && isSingle(options)) return fallBack(options, ctx, input, failure);
       return { input, error: failure };
     }
   };
@@ -148,7 +164,39 @@ export async function runOrderGet(options: OrderGetOptions, ctx: Context): Promi
     concurrency: options.concurrency,
     signal: ctx.signal,
   });
-  return { kind: 'lookups', lookups };
+  return { kind: 'lookups', lookups: closing(lookups, () => void seen?.then((open) => open?.close())) };
+}
+
+/** The order ledger's statuses, when the command keeps it. */
+async function seenIn(options: OrderGetOptions, ctx: Context): Promise<SeenStatuses | undefined> {
+  return options.ledger ? (await import('../../ledger/seen.js')).seenStatuses(ctx) : undefined;
+}
+
+/** One id not found: the other API version, then the ledger's hint (get.fallback.ts). */
+async function fallBack(
+  options: OrderGetOptions,
+  ctx: Context,
+  input: string,
+  error: CliError,
+): Promise<Lookup> {
+  const { afterNotFound } = await import('./get.fallback.js');
+  const after = await afterNotFound(ctx, options.flags, options.target, input, error, {
+    ledger: options.ledger,
+  });
+  if ('error' in after) return { input, error: after.error };
+  const seen = await seenIn(options, ctx);
+  await seen?.note(after.target, after.found.order);
+  seen?.close();
+  return { input, found: after.found };
+}
+
+/** `lookups`, then `done` once they are all taken (or the taking stops). */
+async function* closing<T>(lookups: AsyncGenerator<T>, done: () => void): AsyncGenerator<T> {
+  try {
+    yield* lookups;
+  } finally {
+    done();
+  }
 }
 
 /** --qr and --web for the order found: the QR code on stdout when stdout shows a table, else on stderr. */

@@ -34,7 +34,8 @@ export function registerOrderGet(order: Command, ctx: Context): void {
     );
   command
     .option('--web', "open the order's payment link in the browser ($BROWSER, else the system default)")
-    .option('--qr', "print the order's payment link as a QR code (on stderr when stdout carries data)");
+    .option('--qr', "print the order's payment link as a QR code (on stderr when stdout carries data)")
+    .option('--no-ledger', 'leave the order ledger as it is (by default the statuses seen update it)');
   concurrencyOption(command, 'lookups in flight at once');
   waitOptions(command, 'look the order up until it leaves PENDING (a spinner on a terminal), then print it');
   targetOptions(command);

@@ -22,7 +22,11 @@ function amountExpression(parsed: ParsedFile, offset: number): Node | undefined 
   for (const ancestor of ancestry(parsed.nodeAt(offset))) {
     if (PAIRS.has(ancestor.type) || STATEMENT.test(ancestor.type) || STOP.test(ancestor.type)) break;
     // A format string ("%d.%02d", "{:.2f}") is an argument of the call that makes the amount.
-    const formatArgument = best && STRING_TYPES.test(best.type) && /%|\{:/.test(best.text);
+    // PHP wraps each argument in an `argument` node.
+    const formatArgument =
+      best &&
+      (STRING_TYPES.test(best.type) || best.type === 'argument') &&
+      /^['"].*(?:%|\{:)/.test(best.text);
     if (/argument_list|arguments|value_arguments/.test(ancestor.type) && formatArgument) continue;
     if (
       /argument_list|arguments|parenthesized|array|object|dictionary|list|declaration|declarator/.test(
@@ -55,6 +59,9 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
       notes: [],
     };
   }
+  const scaled =
+    language === 'bash' ? shellScaledCents(parsed, offset, finding) : scaledCents(parsed, offset, finding);
+  if (scaled) return scaled;
   const expression = amountExpression(parsed, offset);
   if (language === 'go' && expression) return goCents(parsed, expression, finding);
   const idiom = CENTS[language];
@@ -83,6 +90,119 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
     notes: [
       `the amount ${value} is sent in integer cents; where it holds a binary float, this is exact for amounts with at most two decimals`,
     ],
+  };
+}
+
+/** A name holding integer cents, scaled down by 100 (`cents / 100`, `$cents / 100.0`). */
+const BY_100 = String.raw`(?<name>\$?[A-Za-z_]\w*)\s*\/\s*100(?:\.0*)?`;
+const Q = `['"]`;
+
+/**
+ * A decimal made of integer cents, per language, and the same value in cents with the expression's
+ * type kept (a string stays a string, a BigDecimal or Decimal stays one): the edit gives back the
+ * integer it was made of, with no arithmetic at all.
+ */
+const SCALED: Partial<Record<CodeLanguage, Array<{ made: RegExp; cents: (name: string) => string }>>> = {
+  javascript: [
+    { made: new RegExp(String.raw`^\(\s*${BY_100}\s*\)\.toFixed\(\s*2\s*\)$`), cents: (n) => `String(${n})` },
+  ],
+  php: [
+    {
+      made: new RegExp(String.raw`^sprintf\(\s*${Q}%\.2f${Q}\s*,\s*${BY_100}\s*\)$`),
+      cents: (n) => `(string) ${n}`,
+    },
+    {
+      made: new RegExp(
+        String.raw`^number_format\(\s*${BY_100}\s*,\s*2\s*(?:,\s*${Q}\.${Q}\s*,\s*${Q}${Q}\s*)?\)$`,
+      ),
+      cents: (n) => `(string) ${n}`,
+    },
+  ],
+  python: [
+    {
+      made: new RegExp(
+        String.raw`^\(\s*Decimal\((?<name>[A-Za-z_]\w*)\)\s*\/\s*100\s*\)\.quantize\(\s*Decimal\(\s*${Q}0\.01${Q}\s*\)\s*\)$`,
+      ),
+      cents: (n) => `Decimal(${n})`,
+    },
+    { made: new RegExp(String.raw`^f${Q}\{\s*${BY_100}\s*:\.2f\}${Q}$`), cents: (n) => `str(${n})` },
+  ],
+  ruby: [
+    {
+      made: new RegExp(String.raw`^format\(\s*${Q}%\.2f${Q}\s*,\s*${BY_100}\s*\)$`),
+      cents: (n) => `${n}.to_s`,
+    },
+    {
+      made: new RegExp(
+        String.raw`^\(\s*BigDecimal\((?<name>[A-Za-z_]\w*)\)\s*\/\s*100\s*\)\.round\(2\)\.to_s\(${Q}F${Q}\)$`,
+      ),
+      cents: (n) => `${n}.to_s`,
+    },
+  ],
+  java: [
+    {
+      made: /^BigDecimal\.valueOf\(\s*(?<name>[A-Za-z_]\w*)\s*,\s*2\s*\)$/,
+      cents: (n) => `BigDecimal.valueOf(${n})`,
+    },
+    {
+      made: /^new BigDecimal\(\s*(?<name>[A-Za-z_]\w*)\s*\)\.divide\((?:BigDecimal\.valueOf\(100\)|new BigDecimal\(100\)|BigDecimal\.valueOf\(100L\))\)(?:\.setScale\(\s*2\s*(?:,\s*[\w.]+)?\))?$/,
+      cents: (n) => `BigDecimal.valueOf(${n})`,
+    },
+  ],
+};
+
+/** The largest expression around `offset`, below its statement, that is a decimal made of integer cents. */
+function scaledCents(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const language =
+    parsed.language === 'typescript' || parsed.language === 'tsx' ? 'javascript' : parsed.language;
+  const forms = SCALED[language as CodeLanguage] ?? [];
+  let found: { node: Node; text: string } | undefined;
+  for (const node of ancestry(parsed.nodeAt(offset))) {
+    if (STATEMENT.test(node.type) || STOP.test(node.type) || PAIRS.has(node.type)) break;
+    for (const form of forms) {
+      const name = form.made.exec(node.text)?.groups?.name;
+      if (name) found = { node, text: form.cents(name) };
+    }
+  }
+  if (!found) return undefined;
+  const { node, text } = found;
+  return {
+    edits: [
+      {
+        start: parsed.start(node),
+        end: parsed.end(node),
+        text,
+        label: `amount ${node.text} → ${text} (the integer cents it was made of)`,
+        finding,
+      },
+    ],
+    notes: [],
+  };
+}
+
+/** `$(printf '%d.%02d' $((cents / 100)) $((cents % 100)))`: a decimal made of integer cents. */
+const SHELL_SCALED =
+  /^\$\(\s*printf\s+(['"])%d\.%02d\1\s+"?\$\(\(\s*\$?(\w+)\s*\/\s*100\s*\)\)"?\s+"?\$\(\(\s*\$?\2\s*%\s*100\s*\)\)"?\s*\)$/;
+
+/** Shell: the decimal printed from a scaled integer gives way to the integer itself. */
+function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const substitution = [...ancestry(parsed.nodeAt(offset))].find(
+    (node) => node.type === 'command_substitution',
+  );
+  const scaled = substitution && SHELL_SCALED.exec(substitution.text);
+  if (!substitution || !scaled) return undefined;
+  const text = `$((${scaled[2]}))`;
+  return {
+    edits: [
+      {
+        start: parsed.start(substitution),
+        end: parsed.end(substitution),
+        text,
+        label: `amount ${substitution.text} → ${text} (the integer cents it was made of)`,
+        finding,
+      },
+    ],
+    notes: [],
   };
 }
 

@@ -60,6 +60,7 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
   const component = [...ancestry(parsed.nodeAt(offset))].find((node) =>
     /^(?:formal_parameter|record_component|field_declaration)$/.test(node.type),
   );
+  if (parsed.language === 'kotlin') return transientParameter(parsed, offset, finding);
   if (parsed.language === 'java' && component && parsed.text.includes('com.fasterxml.jackson')) {
     const start = parsed.start(component);
     return {
@@ -68,6 +69,27 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
     };
   }
   return undefined;
+}
+
+/**
+ * A Kotlin data class parameter serialized by kotlinx.serialization: it stays (its callers pass it)
+ * but is @Transient, which kotlinx requires to have a default: "" for a String, null for a String?.
+ */
+function transientParameter(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
+  const parameter = [...ancestry(parsed.nodeAt(offset))].find((node) => node.type === 'class_parameter');
+  if (!parameter || !/kotlinx\.serialization/.test(parsed.text)) return undefined;
+  const type = /:\s*(String\??)\s*(=.*)?$/s.exec(parameter.text);
+  if (!type) return undefined;
+  const start = parsed.start(parameter);
+  const end = parsed.end(parameter);
+  const label = 'userName no longer serialized';
+  return {
+    edits: [
+      { start, end: start, text: '@kotlinx.serialization.Transient ', label, finding },
+      ...(type[2] ? [] : [{ start: end, end, text: type[1] === 'String' ? ' = ""' : ' = null', label }]),
+    ],
+    notes: ['the userName parameter is no longer sent; remove it when nothing else sets it'],
+  };
 }
 
 /** The userName entry inside a string, or strings joined (`"…\"userName\":\"" + user + "\",…"`), nearest the finding. */
@@ -92,7 +114,7 @@ function embeddedEntry(
 
 export function removeUserName(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const label = 'userName removed from the order body';
-  if (parsed.language === 'java' || parsed.language === 'c_sharp') {
+  if (parsed.language === 'java' || parsed.language === 'c_sharp' || parsed.language === 'kotlin') {
     const ignored = ignoreMember(parsed, offset, finding);
     if (ignored) return ignored;
   }

@@ -38,5 +38,15 @@ export function linkEdit(parsed: ParsedFile, offset: number, finding: Finding): 
       };
     }
   }
-  return renameEdit(parsed.text, offset, finding, CHECKOUT_LINK, 'checkout_link', parsed.isCode);
+  const renamed = renameEdit(parsed.text, offset, finding, CHECKOUT_LINK, 'checkout_link', parsed.isCode);
+  const edit = renamed.edits[0];
+  // `const { checkoutLink } = order.links` binds the name the code reads after: the key alone changes.
+  if (edit && parsed.nodeAt(edit.start).type === 'shorthand_property_identifier_pattern') {
+    const name = parsed.text.slice(edit.start, edit.end);
+    return {
+      edits: [{ ...edit, text: `checkout_link: ${name}`, label: `{ ${name} } → { checkout_link: ${name} }` }],
+      notes: [],
+    };
+  }
+  return renamed;
 }

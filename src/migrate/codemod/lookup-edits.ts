@@ -1,5 +1,6 @@
 import type { Finding } from '../rules.js';
 import { type FileFix, lineAround, offsetOf, type TextEdit } from './edits.js';
+import { type CallersPassUuid, idParameter, UUID_VALUE } from './lookup-callers.js';
 import { STOP } from './node-kinds.js';
 import { LOOKUP_PATH, type RenameResult, renameEdit } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -18,7 +19,14 @@ function idReads(parsed: ParsedFile, from: number, to: number): number[] {
   return found;
 }
 
-export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
+const PARAMETER_ID = 'the lookup takes an id whose source is not in this file';
+
+export function uuidEdits(
+  parsed: ParsedFile,
+  offset: number,
+  finding: Finding,
+  callers: CallersPassUuid = () => 'other',
+): RenameResult {
   const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
   const pathEdit = path.edits[0];
   if (path.failed || !pathEdit) return path;
@@ -53,6 +61,30 @@ export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding):
         });
     }
   }
+  if (idEdits.length === 0) {
+    // The value given is the uuid already (v1 takes it too), by its name or through every caller.
+    const value = parsed.text.slice(pathEdit.end, lookup.end);
+    const code = (pattern: RegExp) => {
+      const found = new RegExp(pattern.source, 'gi');
+      for (let match = found.exec(value); match; match = found.exec(value))
+        if (parsed.isCode(pathEdit.end + match.index)) return true;
+      return false;
+    };
+    if (code(UUID_VALUE)) return path;
+    const parameter = idParameter(parsed, offset, value);
+    const passed = parameter ? callers(parameter) : 'other';
+    if (parameter && passed === 'uuid')
+      return {
+        edits: path.edits,
+        notes: [`the lookup's id is what every call of ${parameter.name} passes, the order's uuid`],
+      };
+    if (parameter && passed === 'uncalled')
+      return {
+        edits: [],
+        notes: [],
+        failed: `${PARAMETER_ID}: ${parameter.name} is called from outside this unit, which cannot tell what its callers keep: TODO make them pass the order uuid (the creation answer's uuid)`,
+      };
+  }
   if (idEdits.length === 0)
     return {
       edits: [],
@@ -62,8 +94,6 @@ export function uuidEdits(parsed: ParsedFile, offset: number, finding: Finding):
     };
   return { edits: [...path.edits, ...idEdits], notes: [] };
 }
-
-const PARAMETER_ID = 'the lookup takes an id whose source is not in this file';
 
 /**
  * A lookup whose id is a parameter: the id comes from the creation answer, kept by the code that
@@ -80,7 +110,8 @@ export function keepCreationUuid(parsed: ParsedFile, findings: Finding[], fix: F
   for (const link of findings.filter((finding) => finding.rule === 'PO105')) {
     const offset = offsetOf(parsed.text, link.location.line ?? 1, link.location.column ?? 1);
     const line = lineAround(parsed.text, offset);
-    const root = /([$\w]+)\s*(?:\.|->|\[\s*['":]?)\s*links\b/.exec(
+    // order.links, order['links'], $order->links, body.dig("links", …).
+    const root = /([$\w]+)\s*(?:\.|->|\[\s*['":]?|\.dig\(\s*['":]?)\s*links\b/.exec(
       parsed.text.slice(line.start, offset),
     )?.[1];
     if (!root) continue;

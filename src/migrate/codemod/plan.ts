@@ -5,16 +5,20 @@
  * unit, so a program is never left half on v1. An edited file must parse with its grammar; when it
  * does not, its edits are dropped, which blocks its unit.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configFormatOf } from '../config-files.js';
+import { isBinary, walk } from '../files.js';
 import type { Finding } from '../rules.js';
 import { scan } from '../scan.js';
 import { languageOf } from '../syntax/languages.js';
+import { amountsFromCallers, type UnitFile } from './amount-callers.js';
 import { configParses, fixConfig } from './config-edits.js';
-import { applyEdits, compatible, type FileFix } from './edits.js';
+import { applyEdits, compatible, type FileFix, type TextEdit } from './edits.js';
+import { type CallersPassUuid, callersPassUuid } from './lookup-callers.js';
 import { fixSource } from './source-edits.js';
+import { editsAsText, fixText } from './text-edits.js';
 import { ParsedFile, parsesCleanly } from './tree.js';
 import { unitOf } from './units.js';
 import type { V2Addresses } from './v2-addresses.js';
@@ -56,6 +60,8 @@ async function planFile(
   file: string,
   findings: Finding[],
   options: CodemodOptions,
+  callers: CallersPassUuid,
+  extra: TextEdit[],
 ): Promise<{ plan: FilePlan; left: string[] }> {
   const before = readFileSync(file, 'utf8');
   const format = configFormatOf(file) ?? (extname(file).toLowerCase() === '.json' ? 'json' : undefined);
@@ -68,11 +74,12 @@ async function planFile(
     if (!parsed) throw new Error(`cannot parse ${file}`);
     try {
       parsesBefore = !parsed.hasError;
-      fix = fixSource(parsed, findings, options.addresses);
+      fix = fixSource(parsed, findings, options.addresses, callers);
     } finally {
       parsed.delete();
     }
-  } else {
+  } else if (editsAsText(file)) fix = fixText(file, before, findings, options.addresses);
+  else {
     fix = {
       edits: [],
       notes: [],
@@ -81,7 +88,7 @@ async function planFile(
         .map((finding) => ({ finding, why: 'payorder has no grammar for this language' })),
     };
   }
-  const edits = compatible(fix.edits);
+  const edits = compatible([...fix.edits, ...extra]);
   let after = applyEdits(before, edits);
   const left = fix.left.map(
     ({ finding, why }) => `${where(finding)}: ${finding.rule} ${finding.message}: ${why}`,
@@ -140,6 +147,24 @@ async function recheck(root: string, files: FilePlan[], options: CodemodOptions)
   }
 }
 
+/**
+ * The unit's source files payorder parses, for following a value from one file into another: the
+ * files migrate-check itself would read there (.gitignore, .payorderignore and --exclude honoured,
+ * dependencies and binaries left out), so no value is followed into, or edited in, a file left out.
+ */
+async function parseUnit(root: string, exclude: string[]): Promise<UnitFile[]> {
+  const parsed: UnitFile[] = [];
+  for (const path of walk(root, { patterns: exclude, count: 0 })) {
+    if (parsed.length >= 500) break;
+    if (isBinary(path) || statSync(path).size > 256 * 1024) continue;
+    const text = readFileSync(path, 'utf8');
+    const language = configFormatOf(path) ? undefined : languageOf(path, text);
+    const one = language ? await ParsedFile.parse(text, language) : undefined;
+    if (one) parsed.push({ path, parsed: one });
+  }
+  return parsed;
+}
+
 /** The codemod's plan for the findings of a run, by unit. */
 export async function planCodemod(findings: Finding[], options: CodemodOptions): Promise<UnitPlan[]> {
   const byFile = new Map<string, Finding[]>();
@@ -157,10 +182,29 @@ export async function planCodemod(findings: Finding[], options: CodemodOptions):
   for (const [root, files] of units) {
     const blocked: string[] = [];
     const filePlans: FilePlan[] = [];
-    for (const file of files) {
-      const { plan, left } = await planFile(file, byFile.get(file) ?? [], options);
-      filePlans.push(plan);
-      blocked.push(...left);
+    // Only a lookup's id and an order's amount are followed from file to file.
+    const follow = files.some((file) =>
+      byFile.get(file)?.some((finding) => finding.rule === 'PO106' || finding.rule === 'PO103'),
+    );
+    const unitFiles = follow ? await parseUnit(root, options.exclude) : [];
+    try {
+      const callers = callersPassUuid(unitFiles.map((one) => one.parsed));
+      const amounts = amountsFromCallers(
+        unitFiles,
+        new Map(files.map((file) => [resolve(file), byFile.get(file) ?? []])),
+      );
+      const planned = [
+        ...files,
+        ...[...amounts.keys()].filter((path) => !files.some((file) => resolve(file) === path)),
+      ];
+      for (const file of planned) {
+        const extra = amounts.get(resolve(file)) ?? [];
+        const { plan, left } = await planFile(file, byFile.get(file) ?? [], options, callers, extra);
+        filePlans.push(plan);
+        blocked.push(...left);
+      }
+    } finally {
+      for (const one of unitFiles) one.parsed.delete();
     }
     const changed = filePlans.filter((plan) => plan.after !== plan.before);
     const remaining = await recheck(root, changed, options);

@@ -21,6 +21,8 @@ const none = (failed: string): RenameResult => ({ edits: [], notes: [], failed }
 
 /** A v1 prefix, with the origin written before it when there is one. */
 const V1_PREFIX = /(https?:\/\/[^\s'"`/$]+)?\/1(?![\w.-])/;
+/** The version alone, joined with a slash later: `'api_version' => '1'`, `API_VERSION = "1"`. */
+const V1_VERSION = /(?<=(['"]))1(?=\1)/;
 
 /** A TODO comment line above the line of `offset`, when the format has comments there. */
 export type TodoLine = (offset: number, message: string) => TextEdit | undefined;
@@ -34,8 +36,24 @@ export function prefixEdit(
   todo: TodoLine,
 ): RenameResult {
   const found = nearestMatch(text, offset, V1_PREFIX, isCode);
-  // "through NAME": the prefix is where NAME is defined, and that finding's edit fixes this one.
-  if (!found) return { edits: [], notes: [] };
+  if (!found) {
+    const version = nearestMatch(text, offset, V1_VERSION, isCode);
+    if (version && Math.abs(version.start - offset) <= 1)
+      return {
+        edits: [
+          {
+            start: version.start,
+            end: version.end,
+            text: PREFIX.v2.slice(1),
+            label: `version 1 → ${PREFIX.v2.slice(1)}`,
+            finding,
+          },
+        ],
+        notes: [],
+      };
+    // "through NAME": the prefix is where NAME is defined, and that finding's edit fixes this one.
+    return { edits: [], notes: [] };
+  }
   const origin = found.match[1] ? originOf(found.match[1]) : undefined;
   const line = lineAround(text, offset);
   // What the address is for: its line, and the name the finding gives it (HCL: variable.payorder_auth_url.default).

@@ -9,8 +9,10 @@ import type { LanguageId } from '../syntax/languages.js';
 import { centsEdit } from './amount-edits.js';
 import { removeUserName } from './body-edits.js';
 import { type FileFix, lineAround, offsetOf } from './edits.js';
+import { v1FieldEdit } from './field-edits.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
 import { linkEdit } from './link-edits.js';
+import type { CallersPassUuid } from './lookup-callers.js';
 import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
 import { prefixEdit, type RenameResult, renameEdit, type TodoLine, USER_NAME } from './renames.js';
 import { refundedEdit } from './status-edits.js';
@@ -31,13 +33,18 @@ export function todoLine(text: string, comment: string | undefined): TodoLine {
 }
 
 /** The edits for a file's findings. Warnings without an edit are not "left": only errors are. */
-export function fixSource(parsed: ParsedFile, findings: Finding[], addresses: V2Addresses): FileFix {
+export function fixSource(
+  parsed: ParsedFile,
+  findings: Finding[],
+  addresses: V2Addresses,
+  callers?: CallersPassUuid,
+): FileFix {
   const comment = LINE_COMMENT[parsed.language as CodeLanguage];
   const todo = todoLine(parsed.text, comment);
   const fix: FileFix = { edits: [], left: [], notes: [] };
   for (const finding of findings) {
     const offset = offsetOf(parsed.text, finding.location.line ?? 1, finding.location.column ?? 1);
-    const result = editFor(parsed, offset, finding, addresses, todo);
+    const result = editFor(parsed, offset, finding, addresses, todo, callers);
     if (!result) continue;
     fix.edits.push(...result.edits);
     fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
@@ -55,6 +62,7 @@ function editFor(
   finding: Finding,
   addresses: V2Addresses,
   todo: TodoLine,
+  callers: CallersPassUuid | undefined,
 ): RenameResult | undefined {
   switch (finding.rule) {
     case 'PO101':
@@ -68,9 +76,11 @@ function editFor(
     case 'PO105':
       return linkEdit(parsed, offset, finding);
     case 'PO106':
-      return uuidEdits(parsed, offset, finding);
+      return uuidEdits(parsed, offset, finding, callers);
     case 'PO107':
       return refundedEdit(parsed, offset, finding, todo);
+    case 'PO110':
+      return v1FieldEdit(parsed, offset, finding);
     default:
       return finding.severity === 'error'
         ? { edits: [], notes: [], failed: 'the codemod has no edit for this rule' }

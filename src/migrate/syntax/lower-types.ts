@@ -48,23 +48,35 @@ function namingString(n: S): { name: string; start: number; end: number } | unde
   return undefined;
 }
 
-/** The JSON name given by the annotations/attributes found in `n` (modifiers, attribute lists). */
+/** Annotations and attributes that keep a field off the wire: Jackson's, System.Text.Json's and Json.NET's JsonIgnore, kotlinx's Transient. */
+const IGNORING = /^(?:JsonIgnore|Transient|JsonbTransient)$/;
+
+/**
+ * The JSON name given by the annotations/attributes found in `n` (modifiers, attribute lists); a
+ * field its serializer ignores is named "-", as Go's `json:"-"` names it, so no rule takes it for a
+ * field that is sent.
+ */
 function jsonNameIn(n: S | null | undefined): A.Field['json'] {
   if (!n) return undefined;
   const stack = [n];
+  let naming: A.Field['json'];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (/^(?:annotation|marker_annotation|attribute)$/.test(node.type)) {
       // The text up to the first "(" or space; the part after the last "."; the part before "(".
       const name =
         node.childForFieldName('name')?.text ?? node.text.replace(/^@/, '').replace(/[(\s][\s\S]*$/, '');
       const simple = name.replace(/^.*\./, '').replace(/^(?:property|field|get|param):/, '');
-      if (NAMING.test(simple) || NAMING.test(name.replace(/.*[.:]/, '').replace(/\([\s\S]*$/, '')))
-        return namingString(node);
+      if (IGNORING.test(simple)) return { name: '-', start: node.startIndex, end: node.startIndex };
+      if (
+        !naming &&
+        (NAMING.test(simple) || NAMING.test(name.replace(/.*[.:]/, '').replace(/\([\s\S]*$/, '')))
+      )
+        naming = namingString(node);
       continue;
     }
     stack.push(...node.namedChildren);
   }
-  return undefined;
+  return naming;
 }
 
 /** The string of a Spring `@Value("…")` annotation among modifiers. */

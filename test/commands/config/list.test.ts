@@ -62,13 +62,13 @@ describe('payorder config list', () => {
     const { cli, onTerminal } = await configured();
     const all = JSON.parse((await cli(['config', 'list', '--all', '--json'])).stdout);
     expect(Object.keys(all)).toEqual(CONFIG_KEYS.map((k) => k.key));
-    expect(Object.keys(all)).toHaveLength(20);
+    expect(Object.keys(all)).toHaveLength(21);
     expect(Object.entries(all).filter(([, value]) => value !== null)).toEqual([
       ['default-api', 'v1'],
       ['stage.v2.auth-url', 'https://auth.stage.example.com'],
     ]);
     const table = (await onTerminal(['config', 'list', '--all'])).stdout.split('\n');
-    expect(table).toHaveLength(21);
+    expect(table).toHaveLength(22);
     expect(table.slice(0, 4)).toEqual([
       'default-env                 -  (environment used when neither --env nor PAYORDER_ENV is given (never production))',
       'default-api                 v1  (API version used when neither --api, PAYORDER_API nor the login chose one)',
@@ -78,12 +78,15 @@ describe('payorder config list', () => {
     expect(table[4]).toBe(
       'default-success             -  (the success link of a batch line whose file has no success column (--success wins))',
     );
-    expect(table[13]).toBe(
+    expect(table[7]).toBe(
+      'ledger                      -  (false: keep no order ledger (what order create sent and got, which order find searches); default true)',
+    );
+    expect(table[14]).toBe(
       'stage.v2.auth-url           https://auth.stage.example.com  (base address of the token service for stage v2 (payorder appends /v2/api))',
     );
-    expect(table[19]).toBe(
+    expect(table[20]).toBe(
       'allow-insecure-http         -  (true: production and stage may use http:// addresses (the secret and tokens unencrypted, warned each time))',
     );
-    expect(table[20]).toBe('');
+    expect(table[21]).toBe('');
   });
 });

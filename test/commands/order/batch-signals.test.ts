@@ -247,8 +247,19 @@ describeWithTools(['script'], 'a batch on a terminal that is closed', () => {
   });
 });
 
-/** Whether the process has `path` open (Linux: /proc/PID/fd). */
+/**
+ * Whether the process or one it started has `path` open (Linux: /proc/PID/fd): the launcher runs a
+ * batch in a Node of its own.
+ */
 function hasOpen(pid: number, path: string): boolean {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {}
+  if (children.some((child) => hasOpen(child, path))) return true;
   const folder = `/proc/${pid}/fd`;
   try {
     return readdirSync(folder).some((fd) => {

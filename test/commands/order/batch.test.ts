@@ -536,7 +536,8 @@ describe('order create --input: an unknown line shows what it asked for', () => 
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'latency', ms: 0 });
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
   }
-  // --again: each run sends every line, the unknown one of the run before included.
+  // --again: each run sends every line, the unknown one of the run before included; their external
+  // references are those of the run before's orders, which the ledger would refuse.
   const args = (file: string, ...more: string[]) => [
     'order',
     'create',
@@ -547,6 +548,7 @@ describe('order create --input: an unknown line shows what it asked for', () => 
     '--concurrency',
     '1',
     '--again',
+    '--allow-duplicate-reference',
     ...more,
   ];
 

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { USER_AGENT } from '../../../src/api/http.js';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { type ApiVersion, PATHS } from '../../../src/contract/versions.js';
 import { BIN, type CliOptions, expectNoLeak, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
@@ -188,6 +189,7 @@ describe('order create', () => {
         url: proxy.url + PATHS.checkout(version),
         headers: {
           accept: 'application/json',
+          'user-agent': USER_AGENT,
           authorization: 'Bearer ***',
           'content-type': 'application/json',
         },
@@ -234,6 +236,7 @@ describe('order create', () => {
       url: e2e.sb.url + PATHS.checkout('v2'),
       headers: {
         accept: 'application/json',
+        'user-agent': USER_AGENT,
         authorization: 'Bearer ***',
         'content-type': 'application/json',
       },
@@ -257,6 +260,7 @@ describe('order create', () => {
       [
         `POST ${e2e.sb.url}${PATHS.checkout('v2')}`,
         'accept: application/json',
+        `user-agent: ${USER_AGENT}`,
         'authorization: Bearer ***',
         'content-type: application/json',
         '',

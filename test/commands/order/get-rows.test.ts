@@ -112,28 +112,36 @@ async function pasted(stderr: string) {
 }
 
 describe('hints for an id that is not found', () => {
-  it('a v1 order id on v2: look it up with --api v1 (where it is found)', async () => {
+  it('a v1 order id on v2: one id alone is looked up on v1 too, and found there', async () => {
     await e2e.login();
     const token = await tokenFor(e2e.sb.url, 'v1', SHOP);
     const v1 = await createOrder(e2e.sb.url, token, 'v1', { userName: SHOP.username });
     for (const id of [v1.id, v1.id.split('/').pop()!]) {
       const result = await get([id]);
-      expect(result.exitCode).toBe(1);
-      expect(result.stderr).toContain(
-        `hint: this looks like a v1 order id: v2 looks orders up by uuid only; try payorder order get ${id} --env sandbox --api v1\n`,
-      );
-      expect((await pasted(result.stderr)).exitCode).toBe(0);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ uuid: v1.uuid, version: 'v1' });
+      expect(result.stderr).toContain(`order ${id} is a v1 order: found with --api v1\n`);
     }
+    // Among several ids, the other version is not tried: the hint says where to look.
+    const many = await get([v1.id, '00000000-0000-4000-8000-000000000000']);
+    expect(many.exitCode).toBe(1);
+    expect(many.stderr).toContain(
+      `hint: this looks like a v1 order id: v2 looks orders up by uuid only; try payorder order get ${v1.id} --env sandbox --api v1\n`,
+    );
+    expect((await pasted(many.stderr)).exitCode).toBe(0);
   });
 
-  it('a uuid of a v2 order on v1: look it up with --api v2', async () => {
+  it('a uuid of a v2 order on v1: found on v2; an unknown uuid is not found on either', async () => {
     const [a] = await twoOrders();
     const result = await get([a!], '--api', 'v1');
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain(
-      `hint: check the uuid and the environment; an order created on v2 is found only with --api v2: payorder order get ${a} --env sandbox\n`,
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ uuid: a, version: 'v2' });
+    expect(result.stderr).toContain(`order ${a} is a v2 order: found with --api v2\n`);
+    const missing = await get(['00000000-0000-4000-8000-000000000000'], '--api', 'v1');
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain(
+      'hint: not found with --api v2 either: check the uuid and the environment\n',
     );
-    expect(await pasted(result.stderr)).toMatchObject({ exitCode: 0 });
   });
 
   it.each(['jane@shop.example', '19.99', 'Invoice 42'])(
