@@ -46,6 +46,18 @@ export interface FoundFile {
 /** A NUL byte in the first 8 KB: the file is binary. */
 const BINARY_PROBE = 8192;
 
+/** Whether the start of a file looks binary (a NUL byte in its first 8 KB). */
+export function isBinary(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(BINARY_PROBE);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).includes(0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The text of a file found walking a folder, or undefined when it is left out: larger than 2 MB, or
  * binary. Opened once: its size, its first bytes and its text come from the same read.
