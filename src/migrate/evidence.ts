@@ -29,10 +29,17 @@ const CONFIGURED =
 /** The token request of the spec: its address with its v1 field names. */
 const TOKEN_REQUEST = [/\/auth\/token(?![\w/-])/, /\buser_name\b/, /\bclient_id\b/];
 
+/**
+ * Something every mark spells out (a name of the spec's, a version prefix, a payorder setting, the
+ * token address): one pass over a text without any of them tells it has no mark.
+ */
+const ANY_MARK = new RegExp(`${OWN_NAMES.source}|\\/1|\\/v2\\/api|pay[_-]?order|\\/auth\\/token`, 'i');
+
 /** Whether a file's text carries a mark of the service. */
 export function hasServiceMark(text: string): boolean {
-  // Every file of a repository is asked: a plain substring search first skips the patterns that
-  // cannot match, most of them in most files.
+  // Every file of a repository is asked, and most have no mark: one pass rules most of them out.
+  if (!ANY_MARK.test(text)) return false;
+  // A plain substring search then skips the patterns that cannot match.
   const versioned = text.includes('/1') || text.includes('/v2/api');
   return (
     OWN_NAMES.test(text) ||
@@ -58,11 +65,30 @@ function readOrEmpty(file: string): string {
  * (`PayOrderClient` for PayOrderClient.java), as code of the same package uses it.
  */
 export function references(text: string, other: string): boolean {
-  const stem = basename(other, extname(other)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (stem.length < 2) return false;
-  const path = new RegExp(`[./'"\\\\]${stem}(?:\\.\\w{1,5})?(?=['"]|\\s+import\\b)|\\bimport\\s+${stem}\\b`);
-  if (path.test(text)) return true;
-  return /^[A-Z]/.test(stem) && new RegExp(`\\b${stem}\\b`).test(text);
+  const stem = basename(other, extname(other));
+  // Every pattern below spells the stem out: a text without it cannot match, and most texts of a
+  // folder never name most of their neighbours.
+  if (stem.length < 2 || !text.includes(stem)) return false;
+  const { path, name } = patternsFor(stem);
+  return path.test(text) || (name?.test(text) ?? false);
+}
+
+/** The patterns of references() for one stem, compiled once: a folder's files are asked about each other. */
+const referencePatterns = new Map<string, { path: RegExp; name?: RegExp }>();
+
+function patternsFor(stem: string): { path: RegExp; name?: RegExp } {
+  let patterns = referencePatterns.get(stem);
+  if (!patterns) {
+    const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    patterns = {
+      path: new RegExp(
+        `[./'"\\\\]${escaped}(?:\\.\\w{1,5})?(?=['"]|\\s+import\\b)|\\bimport\\s+${escaped}\\b`,
+      ),
+      ...(/^[A-Z]/.test(stem) ? { name: new RegExp(`\\b${escaped}\\b`) } : {}),
+    };
+    referencePatterns.set(stem, patterns);
+  }
+  return patterns;
 }
 
 /** Files by folder: adds one. */

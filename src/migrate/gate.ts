@@ -78,8 +78,10 @@ const BASELINE_VERSION = 1;
 /** The key a baseline file starts with: it names the file for what it is, so a walk leaves it out. */
 const BASELINE_KEY = 'payorder-baseline';
 
+const BASELINE_START = new RegExp(`^\\{\\s*"${BASELINE_KEY}"\\s*:`);
+
 /** Whether a text is a baseline file (by its first key), found walking a folder. */
-export const isBaseline = (text: string) => new RegExp(`^\\{\\s*"${BASELINE_KEY}"\\s*:`).test(text);
+export const isBaseline = (text: string) => BASELINE_START.test(text);
 
 function entryOf(found: Finding, base: string): Entry {
   const { file, item, pointer } = found.location;

@@ -3,13 +3,12 @@
  * HAR captures, Postman collections, JSON / JSON arrays / NDJSON bodies, configuration files
  * (.env, YAML, JSON, HCL, .properties), or source code. Async all the way, so a checker may be.
  */
-import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { checkConfigFile, configFormatOf } from './config-files.js';
 import { constantsOf } from './constants.js';
 import { ServiceEvidence } from './evidence.js';
-import { type Excludes, findFiles } from './files.js';
+import { type Excludes, type FoundFile, findFiles, readFound } from './files.js';
 import { isBaseline, type Suppressed, type Suppressions, suppressedBy, suppressionsOf } from './gate.js';
 import type { Finding } from './rules.js';
 import { add, type FixedFile, JSON_EXTENSIONS, scanJson } from './scan-json.js';
@@ -93,12 +92,17 @@ function listFiles(path: string, excludes: Excludes) {
 }
 
 function readText(file: string): string {
+  return readOrRefuse({ path: file, explicit: true }) ?? '';
+}
+
+/** A found file's text (undefined when the walk leaves it out); a file that cannot be read is a usage error. */
+function readOrRefuse(file: FoundFile): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readFound(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!code) throw error;
-    throw usageError(`cannot read ${file} (${code})`, { field: file });
+    throw usageError(`cannot read ${file.path} (${code})`, { field: file.path });
   }
 }
 
@@ -115,9 +119,11 @@ interface Run {
 }
 
 /** Reads one file: notes its marks and suppressions, checks it now or keeps it for later. */
-async function readOne(run: Run, file: string, explicit: boolean): Promise<void> {
+async function readOne(run: Run, found: FoundFile): Promise<void> {
   const { result, options, evidence } = run;
-  const text = file === STDIN ? (options.stdinText ?? '') : readText(file);
+  const { path: file, explicit } = found;
+  const text = file === STDIN ? (options.stdinText ?? '') : readOrRefuse(found);
+  if (text === undefined) return;
   // A baseline found walking (another job's): its findings' text would read as the service's marks.
   if (!explicit && isBaseline(text)) return;
   result.files++;
@@ -182,8 +188,8 @@ export async function scan(paths: string[], options: ScanOptions): Promise<ScanR
   const baseline = options.baseline === undefined ? undefined : resolve(options.baseline);
   for (const path of paths) {
     const files = path === '-' ? [{ path: STDIN, explicit: true }] : listFiles(path, excludes);
-    for (const { path: file, explicit } of files)
-      if (baseline === undefined || resolve(file) !== baseline) await readOne(run, file, explicit);
+    for (const found of files)
+      if (baseline === undefined || resolve(found.path) !== baseline) await readOne(run, found);
   }
   // Data a neighbour ties is checked now; the rest does not talk to the service and is not checked.
   for (const [index, slot] of slots.entries())

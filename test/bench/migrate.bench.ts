@@ -8,6 +8,13 @@
  * (BENCH_RUNS, default 3). CPU time is what the machine's load does not change.
  * 3. linear in file size: a 2 MB file of one word repeated (`auth`, which every address rule looks
  *    for), one with a v1 address constant on every line, and one of ordinary code.
+ * 4. against grep, on a tree that never talks to the service: `grep -rIlE` of the service's words
+ *    and `migrate-check DIR --json` take turns on the same tree, page cache warm for both (one run
+ *    of each first, not counted): a generated 15,000-file TypeScript monorepo (monorepo-tree.ts),
+ *    and the checkout BENCH_REPO names, if any (a real one: test/migrate/real-repos.json lists them).
+ *    The target: at most 4× grep's wall time and 300 MB. Only this build runs beside grep (the
+ *    target is grep's time, not an earlier build's; a build from before the evidence rules parses
+ *    most of such a tree and takes minutes). BENCH_GREP_ONLY=1 runs these sections alone.
  * BENCH_BEFORE=DIR runs an earlier build (a checkout with dist/ built) in the same rounds, taking
  * turns with this one.
  */
@@ -17,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.js';
+import { monorepoTree } from './monorepo-tree.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The builds measured: this checkout, and an earlier one when BENCH_BEFORE names it. */
@@ -38,31 +46,40 @@ interface Run {
   code: number | null;
 }
 
-/** Runs the CLI to its end, sampling its peak RSS (VmHWM) and CPU time (utime + stime) from /proc. */
-function measure(bin: string, args: string[]): Promise<Run> {
+/**
+ * CPU time (user + system) of the children this process has waited for, in ticks: a child's whole
+ * CPU time, all its threads, once it has ended (/proc/self/stat's cutime and cstime).
+ */
+function childTicks(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[13]) + Number(fields[14]);
+}
+
+/** Runs the CLI to its end. */
+const measure = (bin: string, args: string[]) => measureCommand(process.execPath, [bin, ...args]);
+
+/** Runs a command to its end, sampling its peak RSS (VmHWM) from /proc; its CPU time once it has ended. */
+function measureCommand(command: string, args: string[]): Promise<Run> {
+  const ticksBefore = childTicks();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
+  const child: ChildProcess = spawn(command, args, {
     env: { ...process.env, HOME: work, NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let peakKb = 0;
-  let ticks = 0;
-  const sample = setInterval(() => {
+  const sample = () => {
     try {
-      peakKb = Math.max(
-        peakKb,
-        Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]),
-      );
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks = Number(fields[11]) + Number(fields[12]);
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
     } catch {}
-  }, 20);
+  };
+  const sampling = setInterval(sample, 20);
   return new Promise((resolve) =>
     child.once('exit', (code) => {
-      clearInterval(sample);
+      clearInterval(sampling);
       resolve({
         ms: performance.now() - started,
-        cpuMs: (ticks / TICKS_PER_SECOND) * 1000,
+        cpuMs: ((childTicks() - ticksBefore) / TICKS_PER_SECOND) * 1000,
         peakMb: peakKb / 1024,
         code,
       });
@@ -114,25 +131,69 @@ function bigFile(name: string, line: string): string {
   return file;
 }
 
+const GREP = ['-rIlE', 'auth/token|/checkout|client_secret_id'];
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** grep and migrate-check on the same tree, taking turns; each after one run not counted (the page cache warm). */
+async function againstGrep(label: string, target: string): Promise<void> {
+  const commands = [
+    { name: 'grep', run: () => measureCommand('grep', [...GREP, target]) },
+    {
+      name: 'payorder',
+      run: () => measure(join(ROOT, 'bin/payorder.js'), ['migrate-check', target, '--json']),
+    },
+  ];
+  for (const command of commands) await command.run();
+  const runs = new Map<string, Run[]>(commands.map((command) => [command.name, []]));
+  for (let i = 0; i < RUNS; i++)
+    for (const command of commands) runs.get(command.name)!.push(await command.run());
+  const grepMs = median(runs.get('grep')!.map((r) => r.ms));
+  const grepCpuMs = median(runs.get('grep')!.map((r) => r.cpuMs));
+  console.log(label);
+  for (const [name, each] of runs) {
+    const ms = median(each.map((r) => r.ms));
+    const cpuMs = median(each.map((r) => r.cpuMs));
+    const peakMb = median(each.map((r) => r.peakMb));
+    const against =
+      name === 'grep'
+        ? ''
+        : ` = ${(ms / grepMs).toFixed(1)}× grep's wall, ${(cpuMs / grepCpuMs).toFixed(1)}× its CPU; ` +
+          `target ≤ 4× and ≤ 300 MB ${ms <= 4 * grepMs && peakMb <= 300 ? 'met' : 'NOT met'}`;
+    console.log(
+      `  ${name.padEnd(8)} wall ${seconds(ms)}, CPU ${seconds(cpuMs)}, peak RSS ${peakMb.toFixed(0)} MB${against} ` +
+        `(median of ${RUNS}; exit ${each[0]!.code}; wall of each: ${each.map((r) => seconds(r.ms)).join(', ')})`,
+    );
+  }
+}
+
 async function main() {
   try {
-    await bench(
-      `${FILES.toLocaleString('en')} files, every one with v1 markers`,
-      tree('markers', (i) => MARKERS[i % 3]),
+    if (!process.env.BENCH_GREP_ONLY) {
+      await bench(
+        `${FILES.toLocaleString('en')} files, every one with v1 markers`,
+        tree('markers', (i) => MARKERS[i % 3]),
+      );
+      await bench(
+        `${FILES.toLocaleString('en')} files, 1 in 50 with an integration`,
+        tree('shop', (i) => (i % 50 === 0 ? MARKERS[i % 3] : undefined)),
+      );
+      await bench('a 2 MB file of `auth` repeated', bigFile('repeated.js', `${'auth '.repeat(15)}\n`));
+      await bench(
+        'a 2 MB file with a v1 address constant on every line (a finding a line)',
+        bigFile('constants.js', "const AUTH = 'https://auth.example.com/1/auth/token';\n"),
+      );
+      await bench(
+        'a 2 MB file of ordinary code',
+        bigFile('ordinary.js', 'const total = items.reduce((sum, item) => sum + item.price, 0);\n'),
+      );
+    }
+    await againstGrep(
+      'a generated 15,000-file TypeScript monorepo that never talks to the service, against grep',
+      monorepoTree(join(work, 'monorepo')),
     );
-    await bench(
-      `${FILES.toLocaleString('en')} files, 1 in 50 with an integration`,
-      tree('shop', (i) => (i % 50 === 0 ? MARKERS[i % 3] : undefined)),
-    );
-    await bench('a 2 MB file of `auth` repeated', bigFile('repeated.js', `${'auth '.repeat(15)}\n`));
-    await bench(
-      'a 2 MB file with a v1 address constant on every line (a finding a line)',
-      bigFile('constants.js', "const AUTH = 'https://auth.example.com/1/auth/token';\n"),
-    );
-    await bench(
-      'a 2 MB file of ordinary code',
-      bigFile('ordinary.js', 'const total = items.reduce((sum, item) => sum + item.price, 0);\n'),
-    );
+    if (process.env.BENCH_REPO)
+      await againstGrep(`${process.env.BENCH_REPO}, against grep`, resolve(process.env.BENCH_REPO));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -108,6 +108,29 @@ describe('payorder migrate-check', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('a folder leaves out files over 2 MB, minified and source-map files, and files with a NUL byte in their first 8 KB; a file named is read whatever its size', async () => {
+    const dir = join(e2e.dir, 'walked');
+    mkdirSync(dir, { recursive: true });
+    const v1 = "const AUTH = 'https://auth.example.com/1/auth/token';\n";
+    const files: Record<string, string> = {
+      'big.js': v1 + ' '.repeat(2 * 1024 * 1024),
+      'app.min.js': v1,
+      'app.js.map': v1,
+      'early-nul.js': `${v1}\0`,
+      'late-nul.js': `${v1}${' '.repeat(8192)}\0`,
+      'small.js': v1,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const walked = await e2e.run(['migrate-check', dir, '--json'], { env: NOW });
+    const report = JSON.parse(walked.stdout);
+    expect(report.files).toBe(2);
+    expect([...new Set(report.findings.map((f: { location: { file: string } }) => f.location.file))]).toEqual(
+      [join(dir, 'late-nul.js'), join(dir, 'small.js')],
+    );
+    const named = await e2e.run(['migrate-check', join(dir, 'big.js'), '--json'], { env: NOW });
+    expect(JSON.parse(named.stdout)).toMatchObject({ files: 1, counts: { error: 1 } });
+  });
+
   it('reports a path relative to where it runs as it was given', async () => {
     const shop = relative(process.cwd(), join(FIXTURES, 'shop-php'));
     const result = await e2e.run(['migrate-check', shop], { env: NOW });

@@ -155,7 +155,12 @@ export function toFindings(hits: Hit[], text: string, file: string, errors?: Err
       fixed = fixed.slice(0, edit.start - lineStart) + edit.text + fixed.slice(edit.end - lineStart);
       lastStart = edit.start;
     }
-    replaced.set(line, errors && errors(fixed) > errors(lineText(line)) ? undefined : fixed.trim());
+    // A suggested line without errors needs no comparison: the line it replaces is parsed only when it has some.
+    const fixedErrors = errors?.(fixed) ?? 0;
+    replaced.set(
+      line,
+      fixedErrors > 0 && errors && fixedErrors > errors(lineText(line)) ? undefined : fixed.trim(),
+    );
   }
   return hits.map((found) => {
     const line = indexAt(starts, found.at);
