@@ -261,4 +261,54 @@ describe('PO104: where a formatted value goes decides', () => {
       ]),
     ).toEqual(['2:37 error', '3:31 error']);
   });
+
+  it('a decimal passed on by a call that keeps it (format, replace, a builder’s amount) is still the amount; one made cents by a helper is not', async () => {
+    expect(
+      await amounts('pay.js', [
+        SEND_JS,
+        'const a = { amount: util.format("%s", total.toFixed(2)), description: "x" };',
+        'const b = { amount: total.toFixed(2).replace(".", ","), description: "x" };',
+        'const c = { amount: toCents(total.toFixed(2)), description: "x" };',
+        'const d = { amount: amountInCents(total.toFixed(2)), description: "x" };',
+        'const e = { amount: String(Math.round(total * 100)), description: "x" };',
+        'const price = (total.toFixed(2));',
+      ]),
+    ).toEqual(['2:45 error', '3:27 error']);
+    expect(
+      await amounts('Pay.java', [
+        'class P { void p() {',
+        '  var res = http.post(CHECKOUT + "/checkout");',
+        '  var o = OrderRequest.builder().amount(total.setScale(2).toPlainString()).build();',
+        '} }',
+      ]),
+    ).toEqual(['3:47 error']);
+  });
+
+  it('Python: a keyword argument of a body sent to the service; a formatted value beside an amount= argument is not that amount; cents in parentheses are cents', async () => {
+    expect(
+      await amounts('pay.py', [
+        'import requests',
+        'requests.post(CHECKOUT + "/checkout", json=OrderBody(amount="%.2f" % total, description="x"))',
+        'log("%.2f" % total, amount=cents)',
+        'b = {"amount": str(round((total * 100), 2)), "description": "x", "callback_success": s}',
+        'c = {"amount": str(round(total * 100.00, 2)), "description": "x", "callback_success": s}',
+      ]),
+    ).toEqual(['2:61 error']);
+  });
+
+  it('a chain of helpers is followed two deep, no further, and a helper that calls itself ends', async () => {
+    expect(
+      await amounts('cart.js', [
+        '// checkout',
+        'function twoPlaces(x) { return x.toFixed(2); }',
+        'function total(x) { return twoPlaces(x); }',
+        'const order = { amount: total(t) };',
+        'function asText(x) { return x.toFixed(2); }',
+        'function price(x) { return asText(x); }',
+        'function sum(x) { return price(x); }',
+        'const other = { amount: sum(t) };',
+        'function again(x) { return again(x).toFixed(2); }',
+      ]),
+    ).toEqual(['2:34 info (if sent)']);
+  });
 });

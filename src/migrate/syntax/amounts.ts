@@ -131,7 +131,9 @@ function destination(
               ? 'error'
               : 'info'
             : undefined;
-        const isReceiver = parent.callee?.k === 'member' && parent.callee.object === node;
+        // A method called on the value (`total.toFixed(2).replace(".", ",")`): climbing from the value,
+        // the node below the call is its callee, the member that the value is the object of.
+        const isReceiver = parent.callee === node;
         if (isReceiver || CONVERSIONS.test(parent.name)) break;
         if ((parent.construct && ORDER_TYPES.test(parent.name)) || /^(?:set|with)?amount$/i.test(parent.name))
           return context.evidence ? 'error' : 'info';
