@@ -73,6 +73,21 @@ describe('suppressions', () => {
     ]);
   });
 
+  it('spacing inside a directive is free: none or several around the opener, the commas and the colon', () => {
+    expect(
+      directives(
+        [
+          'a(); //payorder-ignore PO107:tight',
+          'b(); //   payorder-ignore   PO101 ,  PO106 :  spaced out  ',
+          'c(); # payorder-ignore PO101,PO106: no spaces',
+        ].join('\n'),
+      ),
+    ).toEqual({
+      lines: ['1 PO107: tight', '2 PO101,PO106: spaced out', '3 PO101,PO106: no spaces'],
+      unusable: [],
+    });
+  });
+
   it('without a reason, without a rule id, or with an unknown one, a comment suppresses nothing and is told', () => {
     expect(
       directives(
@@ -84,9 +99,10 @@ describe('suppressions', () => {
           '// payorder-ignore PO107, PO998: one unknown',
           'const word = "payorder-ignore PO107: in a string, not a comment";',
           '// payorder-ignored PO107: another word',
+          '// payorder-ignore-next PO107: another directive',
         ].join('\n'),
       ),
-    ).toEqual({ lines: [], unusable: [1, 2, 3, 4, 5] });
+    ).toEqual({ lines: [], unusable: [1, 2, 3, 4, 5, 8] });
   });
 
   it('a finding is suppressed only for the rules named, on the lines covered, with the reason given', () => {
@@ -155,10 +171,15 @@ describe('baseline', () => {
         expect.objectContaining({
           kind: 'usage',
           message: `--baseline: ${path} is not a payorder baseline (version 1)`,
+          details: { field: '--baseline' },
         }),
       );
     expect(() => readBaseline(dir)).toThrow(
-      expect.objectContaining({ kind: 'usage', message: `--baseline: cannot read ${dir} (EISDIR)` }),
+      expect.objectContaining({
+        kind: 'usage',
+        message: `--baseline: cannot read ${dir} (EISDIR)`,
+        details: { field: '--baseline' },
+      }),
     );
     expect(isBaseline('{ "findings": [], "payorder-baseline": 1 }')).toBe(false);
     expect(isBaseline('{\n  "payorder-baseline": 1')).toBe(true);
