@@ -37,6 +37,8 @@ describe('suppressions', () => {
           'if (status === "PENDING") wait();',
           'x(); // payorder-ignore PO110: our own order number',
           'y();',
+          '    # payorder-ignore PO104: indented, in a block',
+          '    z()',
         ].join('\n'),
       ),
     ).toEqual({
@@ -44,6 +46,8 @@ describe('suppressions', () => {
         '1 PO107: our own order states',
         '2 PO107: our own order states',
         '3 PO110: our own order number',
+        '5 PO104: indented, in a block',
+        '6 PO104: indented, in a block',
       ],
       unusable: [],
     });
