@@ -83,6 +83,11 @@ describe('a file that uses another', () => {
     expect(references(text, other)).toBe(false);
   });
 
+  it('a two-letter module counts; a class name must start with a capital', () => {
+    expect(references("const db = require('./db');", 'src/db.js')).toBe(true);
+    expect(references('payClient.send();', 'src/payClient.ts')).toBe(false);
+  });
+
   it('a file name with pattern characters is taken literally', () => {
     expect(references("require('./pay.order')", 'src/pay.order.js')).toBe(true);
     expect(references("require('./payxorder')", 'src/pay.order.js')).toBe(false);
@@ -119,6 +124,32 @@ describe('the files of a run tied to the service', () => {
     expect(evidence.count(Object.values(files))).toBe(3);
     expect(evidence.used(files.client)).toEqual([files.config]);
     expect(evidence.used(files.other)).toEqual([]);
+  });
+
+  it('a file that uses one of two marked neighbours is tied; a file never lists itself as used', () => {
+    const { file } = folder();
+    const evidence = new ServiceEvidence();
+    const auth = file('auth.js', 'x');
+    const checkout = file('checkout.js', 'y');
+    const shop = file('shop.js', "require('./auth');");
+    const client = file('PayOrderClient.java', 'class PayOrderClient { Config c; }');
+    const config = file('Config.java', 'class Config {}');
+    evidence.note(auth, '`${A}/1/auth/token`', false);
+    evidence.note(checkout, '`${C}/v2/api/checkout`', false);
+    evidence.note(shop, '', false);
+    evidence.note(client, 'class PayOrderClient { Config c; }', false);
+    evidence.note(config, '', false);
+    expect(evidence.tied(shop)).toBe(true);
+    expect(evidence.used(client)).toEqual([config]);
+  });
+
+  it('a Go file of a folder without a marked file is not tied', () => {
+    const { file } = folder();
+    const evidence = new ServiceEvidence();
+    const plain = file('status.go', 'package shop');
+    evidence.note(plain, 'package shop', false);
+    expect(evidence.tied(plain)).toBe(false);
+    expect(evidence.count([plain])).toBe(0);
   });
 
   it('a file of another folder is not tied by a mark; a Go file of the same folder is (one package)', () => {
