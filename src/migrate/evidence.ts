@@ -17,10 +17,11 @@ const OWN_NAMES = /client[_-]?secret[_-]?id|callback[_-]?(?:success|fail)|checko
 const VERSIONED_PATHS = /\/(?:1|v2\/api)\/(?:auth\/token|checkout|orders?\/)/;
 /**
  * An auth or checkout address that ends in a version prefix: a key named for it holding an absolute
- * or variable-based address (`AUTH_URL=${AUTH_BASE}/1`), or an address whose host names it.
+ * or variable-based address (`AUTH_URL=${AUTH_BASE}/1`; ERB and Ruby's `#{…}` whole, quotes and
+ * spaces inside: `<%= ENV['AUTH_BASE'] %>/1`), or an address whose host names it.
  */
 const VERSIONED_ADDRESSES = [
-  /(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?(?:https?:\/\/|\$\{?\w|<%=|#\{|%\()[^\s"']*\/(?:1|v2\/api)\/?(?:["'\s]|$)/im,
+  /(?:auth|checkout)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?(?:https?:\/\/|\$\{?\w|<%=[^%]*%>|#\{[^}]*\}|%\()[^\s"']*\/(?:1|v2\/api)\/?(?:["'\s]|$)/im,
   /https?:\/\/[^\s"'/]*(?:auth|checkout)[^\s"'/]*(?:\/[^\s"']*)?\/(?:1|v2\/api)\/?(?:["'`\s]|$)/im,
 ];
 /** Configuration named for the service's address: PAYORDER_AUTH_URL, payorder_api_prefix. */

@@ -168,7 +168,9 @@ function destination(
               ? 'error'
               : 'info'
             : undefined;
-        const isReceiver = parent.callee?.k === 'member' && parent.callee.object === node;
+        // A method called on the value (`total.toFixed(2).replace(".", ",")`): climbing from the value,
+        // the node below the call is its callee, the member that the value is the object of.
+        const isReceiver = parent.callee === node;
         if (isReceiver || CONVERSIONS.test(parent.name)) break;
         if ((parent.construct && ORDER_TYPES.test(parent.name)) || /^(?:set|with)?amount$/i.test(parent.name))
           return context.evidence ? 'error' : 'info';
@@ -178,19 +180,9 @@ function destination(
         if (parent.value !== node) return undefined;
         const name = targetName(parent.target);
         if (!name || !/amount/i.test(name)) return undefined;
-        // The variable's uses as an amount decide; in a file that talks to the service, it is the amount.
-        let severity: Severity | undefined = context.evidence ? 'error' : 'info';
-        for (const map of facts.maps) {
-          for (const entry of map.entries) {
-            if (
-              AMOUNT.test(entry.key) &&
-              entry.value?.k === 'id' &&
-              entry.value.name.replace(/^\$/, '') === name
-            )
-              severity = stronger(severity, context.bodyKind(map) === 'order' ? 'error' : 'info');
-          }
-        }
-        return severity;
+        // In a file that talks to the service, it is the amount (an order body it goes into is such a
+        // sign, so no use of it can tell more).
+        return context.evidence ? 'error' : 'info';
       }
       case 'func':
         // Its calls decide; a function named for the amount, in a file that talks to the service, is it.

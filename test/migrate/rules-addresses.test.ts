@@ -1,0 +1,146 @@
+/**
+ * PO101 and PO106 on addresses (src/migrate/syntax/addresses.ts), through migrate-check's entry point:
+ * what anchors a /1 or an /order/ path to the service (its host, the name or key it is kept under,
+ * the client or call it goes to, a service path after it), what does not (a shop's own routes,
+ * callbacks, dates, other versions), and where each finding and its suggested line go.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkSource } from '../../src/migrate/source.js';
+
+/** Findings as "LINE:COLUMN SEVERITY RULE", "(if)" where the message hedges, "[NAME]" at a use, "→ line". */
+const check = async (file: string, lines: string[]) =>
+  (await checkSource(lines.join('\n'), file)).map(
+    (f) =>
+      `${f.location.line}:${f.location.column} ${f.severity} ${f.rule}` +
+      (f.message.includes('(if this is') ? ' (if)' : '') +
+      (f.message.includes(', through ') ? ` [${f.message.split(', through ')[1]}]` : '') +
+      (f.replacement ? ` → ${f.replacement}` : ''),
+  );
+
+describe('PO101: the /1 version prefix', () => {
+  it('anchored by its host, a service path after it, or a name for the prefix; a shop’s own /1 is info; other numbers are not versions', async () => {
+    expect(
+      await check('config.js', [
+        "const AUTH_URL = 'https://auth.example.com/1';",
+        "const SHOP = 'https://shop.example.com/1';",
+        "const x = 'https://shop.example.com/1/auth/token';",
+        "const API_PREFIX = '/1';",
+        "const other = '/1';",
+        "const p = 'https://auth.example.com/10';",
+        "const d = '2024/1/5';",
+        "const q = 'https://auth.example.com/1x';",
+      ]),
+    ).toEqual([
+      "1:43 error PO101 → const AUTH_URL = 'https://auth.example.com/v2/api';",
+      "2:39 info PO101 (if) → const SHOP = 'https://shop.example.com/v2/api';",
+      "3:36 error PO101 → const x = 'https://shop.example.com/v2/api/auth/token';",
+      "4:21 error PO101 → const API_PREFIX = '/v2/api';",
+      "5:16 info PO101 (if) → const other = '/v2/api';",
+    ]);
+  });
+
+  it('a base given to a client under a base key, or with a path appended, is an error', async () => {
+    expect(
+      await check('client.js', [
+        'const client = axios.create({ baseURL: `${BASE}/1` });',
+        'const c2 = axios.create({ baseURL: `${BASE}/1/` });',
+        "const c3 = make({ endpoint: HOST + '/1' });",
+        'fetch(`${base}/1${path}`);',
+      ]),
+    ).toEqual([
+      '1:48 error PO101 → const client = axios.create({ baseURL: `${BASE}/v2/api` });',
+      '2:44 error PO101 → const c2 = axios.create({ baseURL: `${BASE}/v2/api/` });',
+      "3:37 error PO101 → const c3 = make({ endpoint: HOST + '/v2/api' });",
+      '4:15 error PO101 → fetch(`${base}/v2/api${path}`);',
+    ]);
+  });
+
+  it('a constant with the prefix is reported where it is written and at each use, which is fixed where it is defined', async () => {
+    const findings = await checkSource(
+      ["const CHECKOUT = 'https://checkout.example.com/1';", "fetch(CHECKOUT + '/checkout');"].join('\n'),
+      'pay.js',
+    );
+    expect(findings.map((f) => [f.location.line, f.location.column, f.severity, f.message, f.fix])).toEqual([
+      [
+        1,
+        47,
+        'error',
+        'a v1 address (the /1 version prefix)',
+        'use the v2 base address and the /v2/api prefix',
+      ],
+      [
+        2,
+        7,
+        'error',
+        'a v1 address (the /1 version prefix), through CHECKOUT',
+        'use the v2 base address and the /v2/api prefix where CHECKOUT is defined',
+      ],
+    ]);
+    expect(findings[1]!.replacement).toBeUndefined();
+  });
+
+  it('a hedged finding says so', async () => {
+    const [finding] = await checkSource("const SHOP = 'https://shop.example.com/1';", 'shop.js');
+    expect(finding!.message).toBe(
+      "a v1 address (the /1 version prefix) (if this is the payment order service's address)",
+    );
+  });
+});
+
+describe('PO106: the v1 lookup path /order/:id', () => {
+  it('anchored by a service host, a base named for the service, a client of it, or a base passed beside it', async () => {
+    expect(
+      await check('lookup.js', [
+        '// checkout',
+        'fetch(`${base}/order/${id}`);',
+        'fetch(`https://pay.example.com/order/${id}`);',
+        'fetch(`https://shop.example.com/order/${id}`);',
+        'fetch(`/order/${id}`);',
+        'checkout.get(`/order/${id}`);',
+        'url(cfg.checkoutBase, `/order/${id}`);',
+        'url(cfg.assetsBase, `/order/${id}`);',
+        'fetch(`${checkoutBase}/order/${id}`);',
+        'fetch(`${checkoutBase}/orders/${id}`);',
+        'fetch(`${checkoutBase}/order/list`);',
+      ]),
+    ).toEqual([
+      '2:15 info PO106 (if) → fetch(`${base}/orders/${id}`);',
+      '3:31 error PO106 → fetch(`https://pay.example.com/orders/${id}`);',
+      '6:15 error PO106 → checkout.get(`/orders/${id}`);',
+      '7:24 error PO106 → url(cfg.checkoutBase, `/orders/${id}`);',
+      '9:23 error PO106 → fetch(`${checkoutBase}/orders/${id}`);',
+    ]);
+  });
+
+  it('the shop’s own routes and the pages it gives the service as callbacks are not lookups', async () => {
+    expect(
+      await check('routes.js', [
+        'const CHECKOUT = "https://checkout.example.com/v2/api";',
+        "app.get('/order/:id', (req, res) => res.send(1));",
+        "path('order/<int:pk>/', view);",
+        'const o = { callback_success: `${shop}/order/${id}/paid`, callback_fail: `${CHECKOUT}/order/${id}/failed` };',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('after a /1 prefix, a lookup is an error too, fixed where the path is written', async () => {
+    expect(
+      await check('pay.js', [
+        "const CHECKOUT = 'https://checkout.example.com/1';",
+        'fetch(`${CHECKOUT}/order/${id}`);',
+      ]),
+    ).toEqual([
+      "1:47 error PO101 → const CHECKOUT = 'https://checkout.example.com/v2/api';",
+      '2:10 error PO101 [CHECKOUT]',
+      '2:19 error PO106 → fetch(`${CHECKOUT}/orders/${id}`);',
+    ]);
+    const [, , lookup] = await checkSource(
+      ["const CHECKOUT = 'https://checkout.example.com/1';", 'fetch(`${CHECKOUT}/order/${id}`);'].join('\n'),
+      'pay.js',
+    );
+    expect([lookup!.message, lookup!.fix]).toEqual([
+      'the v1 lookup path /order/:id',
+      'GET /orders/:uuid (by the uuid)',
+    ]);
+  });
+});
