@@ -282,6 +282,17 @@ describe('PO104: where a formatted value goes decides', () => {
         '} }',
       ]),
     ).toEqual(['3:47 error']);
+    // Made cents of by a method called on it (what migrate-check --fix writes for Java): converted.
+    expect(
+      await amounts('Pay.java', [
+        'class P { void p() {',
+        '  var res = http.post(CHECKOUT + "/checkout");',
+        '  String amount = new java.math.BigDecimal(String.format(Locale.ROOT, "%.2f", total)).movePointRight(2).toBigIntegerExact().toString();',
+        '  String shown = new java.math.BigDecimal(String.format(Locale.ROOT, "%.2f", total)).toPlainString();',
+        '  String amount2 = new java.math.BigDecimal(String.format(Locale.ROOT, "%.2f", total)).toPlainString();',
+        '} }',
+      ]),
+    ).toEqual(['5:72 error']);
   });
 
   it('Python: a keyword argument of a body sent to the service; a formatted value beside an amount= argument is not that amount; cents in parentheses are cents', async () => {

@@ -19,6 +19,8 @@ const FORMAT_ARGUMENT = /^(?:[FNC]2|0\.00|#,?#*0\.00|#\.00)$/;
 /** Calls a formatted amount passes through on its way into a body. */
 const CONVERSIONS =
   /^(?:String|str|strval|string|format|sprintf|Sprintf|Format|formatted|printf|toString|ToString|to_s|toPlainString|valueOf|number_format|Decimal|BigDecimal|quantize|toFixed|round|Round|setScale)$/;
+/** Methods that turn a decimal into whole cents: a value they are called on is converted. */
+const TO_CENTS = /^(?:movePointRight|scaleByPowerOfTen)$/;
 const ORDER_TYPES = /order|checkout|payment/i;
 const KEY_SETTERS = /^(?:put|set|add|addProperty|append|field|with|put_if_absent)$/;
 const AMOUNT = /^amount$/i;
@@ -171,6 +173,8 @@ function destination(
         // A method called on the value (`total.toFixed(2).replace(".", ",")`): climbing from the value,
         // the node below the call is its callee, the member that the value is the object of.
         const isReceiver = parent.callee === node;
+        // …unless the method makes cents of it (`new BigDecimal(text).movePointRight(2)`): converted.
+        if (isReceiver && TO_CENTS.test(parent.name)) return undefined;
         if (isReceiver || CONVERSIONS.test(parent.name)) break;
         if ((parent.construct && ORDER_TYPES.test(parent.name)) || /^(?:set|with)?amount$/i.test(parent.name))
           return context.evidence ? 'error' : 'info';
