@@ -16,10 +16,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/payorder-node');
 
 /**
- * The runtimes that are tested besides the toolchain's: the engines floor (the oldest Node that
- * package.json "engines" allows), the latest 22, and 26.
+ * The runtimes that are tested besides the toolchain's: the release just below the engines floor,
+ * the floor (the oldest Node that package.json "engines" allows), the latest 22, and 26.
  */
 export const RUNTIMES = Object.freeze({
+  /** The last release below the floor, which payorder must refuse in one line. */
+  belowFloor: '22.12.0',
   floor: '22.13.0',
   latest22: '22.23.3',
   node26: '26.10.0',

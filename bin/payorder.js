@@ -4,6 +4,15 @@
 // (dist/cli.cjs). Built-in modules are taken with process.getBuiltinModule: an import of one builds
 // its module facade first, and node:fs's loads fs/promises and its streams.
 
+// Older Nodes lack what payorder is built on (node:sqlite among it): said in one line, before any of it is used.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 13)) {
+  process.stderr.write(
+    `error: payorder needs Node.js 22.13 or later; this is Node.js ${process.versions.node}\nhint: install a current Node.js (an LTS release), then run payorder again\n`,
+  );
+  process.exit(1);
+}
+
 const { argv, env, execArgv, execPath, getBuiltinModule } = process;
 const path = getBuiltinModule('node:path');
 

@@ -74,15 +74,20 @@ function packagesIn(nodeModules: string): string[] {
 }
 
 // A runtime is installed from the registry on its first use (.ci/run installs them before the tests).
+/** A Node older than payorder supports, once beforeAll has it. */
+let belowFloor = '';
+
 beforeAll(async () => {
   const runtimes = NODES.filter((node) => node.binary === '');
-  const [, ...binaries] = await Promise.all([
+  const [, older, ...binaries] = await Promise.all([
     packAndInstall([
       [globalPrefix, ['--global']],
       [onePackage, ['--omit=optional']],
     ]),
+    nodeRuntime(RUNTIMES.belowFloor),
     ...runtimes.map((node) => nodeRuntime(node.version)),
   ]);
+  belowFloor = older;
   runtimes.forEach((node, index) => {
     node.binary = binaries[index]!;
   });
@@ -194,6 +199,26 @@ describe('the packed package', () => {
     const withoutGrammars = join(work, 'without-grammars.tgz');
     await execa('tar', ['-czf', withoutGrammars, '-C', unpacked, 'package']);
     expect(statSync(withoutGrammars).size).toBeLessThanOrEqual(660_000);
+  });
+});
+
+describe('on a Node it does not support', () => {
+  it(`Node ${RUNTIMES.belowFloor}: one line that names the Node it needs, exit 1, nothing run`, async () => {
+    const env = {
+      PATH: `${join(globalPrefix, 'bin')}:${join(belowFloor, '..')}:${process.env.PATH}`,
+      HOME: work,
+      PAYORDER_CONFIG_DIR: join(work, 'config-below-floor'),
+      PAYORDER_DATA_DIR: join(work, 'data-below-floor'),
+    };
+    for (const args of [['--version'], ['order', 'find', '--ref', 'WEB-1003']]) {
+      const result = await execa('payorder', args, { env, extendEnv: false, reject: false });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: payorder needs Node.js 22.13 or later; this is Node.js ${RUNTIMES.belowFloor}\nhint: install a current Node.js (an LTS release), then run payorder again`,
+      );
+    }
+    expect(existsSync(join(work, 'data-below-floor'))).toBe(false);
   });
 });
 
