@@ -13,18 +13,22 @@ import { expectShownError, failureOf, STORED, type StoreFolder, storeFolder } fr
 const configSet = (folder: StoreFolder) =>
   runInProcess(['config', 'set', 'default-output', 'table'], { env: folder.env });
 
-/** Holds the lock of `folder`'s store for `ms`, as a token renewal does inside an update. */
-async function holdLock(folder: StoreFolder, ms: number): Promise<void> {
+/**
+ * Holds the lock of `folder`'s store for `ms`, as a token renewal does inside an update: resolves
+ * once the lock is held, with `released` for when it is let go.
+ */
+async function holdLock(folder: StoreFolder, ms: number): Promise<{ released: Promise<void> }> {
   let held!: () => void;
   const taken = new Promise<void>((resolve) => {
     held = resolve;
   });
-  const holding = folder.store().update(async () => {
+  const released = folder.store().update(async () => {
     held();
     await sleep(ms);
   });
   await taken;
-  return holding;
+  // Wrapped: a promise resolved with a promise would wait for it, and the caller must not.
+  return { released };
 }
 
 describe('a stray config.lock', () => {
@@ -62,7 +66,7 @@ describe('a stray config.lock', () => {
 describe('a lock another process holds', () => {
   it('is waited for with a line on stderr, then the command goes on', async () => {
     const folder = storeFolder();
-    const holding = holdLock(folder, 2_500);
+    const { released: holding } = await holdLock(folder, 2_500);
     const result = await configSet(folder);
     await holding;
     expect(result.exitCode, result.stderr).toBe(0);
@@ -74,7 +78,7 @@ describe('a lock another process holds', () => {
 
   it('a short wait says nothing', async () => {
     const folder = storeFolder();
-    const holding = holdLock(folder, 200);
+    const { released: holding } = await holdLock(folder, 200);
     const result = await configSet(folder);
     await holding;
     expect(result.exitCode, result.stderr).toBe(0);
@@ -83,7 +87,7 @@ describe('a lock another process holds', () => {
 
   it('held longer than the wait: a one-line error naming the lock, the store unchanged', async () => {
     const folder = storeFolder();
-    const holding = holdLock(folder, 3_000);
+    const { released: holding } = await holdLock(folder, 3_000);
     const lines: string[] = [];
     const store = openStore(folder.env, { notice: (line) => lines.push(line), waitMs: 1_500 });
     const error = await failureOf(() => store.update(() => {}));
