@@ -85,6 +85,62 @@ describe('PO101: the /1 version prefix', () => {
       "a v1 address (the /1 version prefix) (if this is the payment order service's address)",
     );
   });
+
+  it('built by Python’s % and format(), sprintf and an `or` default', async () => {
+    expect(
+      await check('build.py', [
+        'import requests',
+        'url = "%s/1/auth/token" % base',
+        'u2 = "{}/1/checkout".format(base)',
+        'u3 = base or "https://auth.example.com/1"',
+      ]),
+    ).toEqual([
+      '2:10 error PO101 → url = "%s/v2/api/auth/token" % base',
+      '3:9 error PO101 → u2 = "{}/v2/api/checkout".format(base)',
+      '4:39 error PO101 → u3 = base or "https://auth.example.com/v2/api"',
+    ]);
+    expect(await check('build.php', ['<?php', '$u = sprintf("%s/1/auth/token", $base);'])).toEqual([
+      '2:17 error PO101 → $u = sprintf("%s/v2/api/auth/token", $base);',
+    ]);
+  });
+
+  it('the version alone under a name for the API’s version; joined to a slash, it is fixed where it is written', async () => {
+    expect(
+      await check('config.php', [
+        '<?php',
+        "$cfg = ['api_version' => '1', 'version' => '1', 'api_version2' => '1', 'API_PREFIX' => '1/'];",
+      ]),
+    ).toEqual([
+      "2:27 error PO101 → $cfg = ['api_version' => 'v2/api', 'version' => '1', 'api_version2' => '1', 'API_PREFIX' => '1/'];",
+    ]);
+    expect(
+      await check('config.py', [
+        'API_VERSION = "1"',
+        'api_version = "2"',
+        'VERSION = "1"',
+        'url = base + "/" + API_VERSION + "/auth/token"',
+      ]),
+    ).toEqual(['1:16 error PO101 → API_VERSION = "v2/api"', '4:15 error PO101 → API_VERSION = "v2/api"']);
+  });
+
+  it('a constant with the prefix is reported where it is passed, set as a key’s value or assigned', async () => {
+    expect(
+      await check('uses.js', [
+        "const AUTH = 'https://auth.example.com/1';",
+        'fetch(AUTH);',
+        'post({ url: AUTH });',
+        'request(url = AUTH);',
+        'let x; x = AUTH;',
+        'const y = [AUTH];',
+      ]),
+    ).toEqual([
+      "1:39 error PO101 → const AUTH = 'https://auth.example.com/v2/api';",
+      '2:7 error PO101 [AUTH]',
+      '3:13 error PO101 [AUTH]',
+      '4:15 error PO101 [AUTH]',
+      '5:12 error PO101 [AUTH]',
+    ]);
+  });
 });
 
 describe('PO106: the v1 lookup path /order/:id', () => {
@@ -142,5 +198,62 @@ describe('PO106: the v1 lookup path /order/:id', () => {
       'the v1 lookup path /order/:id',
       'GET /orders/:uuid (by the uuid)',
     ]);
+  });
+
+  it('a path joined from parts, and one passed to a call with other arguments', async () => {
+    expect(
+      await check('join.js', [
+        "const parts = [base, 'order', id].join('/');",
+        'fetch(`${checkoutBase}/order/${id}`, { headers });',
+      ]),
+    ).toEqual([
+      "1:41 info PO106 (if) → const parts = [base, 'orders', id].join('/');",
+      '2:23 error PO106 → fetch(`${checkoutBase}/orders/${id}`, { headers });',
+    ]);
+  });
+
+  it('every callback key is the shop’s page; another key is a lookup', async () => {
+    expect(
+      await check('callbacks.js', [
+        'const c = { return_url: `${CHECKOUT}/order/${id}`, notification_url: `${CHECKOUT}/order/${id}`, cancel_url: `${CHECKOUT}/order/${id}`, failure_url: `${CHECKOUT}/order/${id}`, other_url: `${CHECKOUT}/order/${id}` };',
+        'const CHECKOUT = "https://checkout.example.com/v2/api";',
+      ]),
+    ).toEqual([
+      '1:52 warning PO108',
+      '1:199 error PO106 → const c = { return_url: `${CHECKOUT}/order/${id}`, notification_url: `${CHECKOUT}/order/${id}`, cancel_url: `${CHECKOUT}/order/${id}`, failure_url: `${CHECKOUT}/order/${id}`, other_url: `${CHECKOUT}/orders/${id}` };',
+    ]);
+  });
+
+  it('a Sinatra route, re_path and HandleFunc are the shop’s; a block given to a client’s get is not a route', async () => {
+    expect(
+      await check('routes.rb', [
+        'get "/order/:id" do',
+        '  1',
+        'end',
+        'checkout.get("/order/#{id}") do',
+        'end',
+        're_path("order/<id>/", view)',
+        'router.HandleFunc("/order/{id}", h)',
+      ]),
+    ).toEqual(['4:15 error PO106 → checkout.get("/orders/#{id}") do']);
+  });
+
+  it('a path a helper returns is a lookup when the helper’s value is sent by a client of the service', async () => {
+    expect(
+      await check('client.rb', [
+        'class C',
+        '  def order_path(uuid)',
+        '    "order/#{uuid}"',
+        '  end',
+        '  def run',
+        '    @checkout.get(order_path(uuid))',
+        '  end',
+        'end',
+        'def other_path(uuid)',
+        '  "order/#{uuid}"',
+        'end',
+        'x(other_path(u))',
+      ]),
+    ).toEqual(['3:6 error PO106 → "orders/#{uuid}"']);
   });
 });
