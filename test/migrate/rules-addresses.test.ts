@@ -123,6 +123,43 @@ describe('PO101: the /1 version prefix', () => {
     ).toEqual(['1:16 error PO101 → API_VERSION = "v2/api"', '4:15 error PO101 → API_VERSION = "v2/api"']);
   });
 
+  it('a shop’s constant is info where it is written and where it is used; a path after the prefix, a bare version path and a call the service does not take are hedged; a name with "version" anchors it', async () => {
+    expect(
+      await check('hedged.js', [
+        "const SHOP = 'https://shop.example.com/1';",
+        'fetch(SHOP);',
+        'fetch(`${BASE}/1/${path}`);',
+        "const VERSION_PATH = '/1';",
+        "axios.get(base + '/1');",
+        "const A = '/1/';",
+      ]),
+    ).toEqual([
+      "1:39 info PO101 (if) → const SHOP = 'https://shop.example.com/v2/api';",
+      '2:7 info PO101 (if) [SHOP]',
+      '3:15 info PO101 (if) → fetch(`${BASE}/v2/api/${path}`);',
+      "4:23 error PO101 → const VERSION_PATH = '/v2/api';",
+      "5:19 info PO101 (if) → axios.get(base + '/v2/api');",
+      "6:12 info PO101 (if) → const A = '/v2/api/';",
+    ]);
+  });
+
+  it('a version kept apart and joined with a slash is fixed where the version is written', async () => {
+    expect(
+      await check('joined.js', [
+        "const API = 'https://auth.example.com';",
+        "const V = '1';",
+        "fetch(API + '/' + V);",
+        "fetch(API + '/' + V + '/auth/token');",
+        'fetch(`${API}/1/order/${id}`);',
+      ]),
+    ).toEqual([
+      "3:14 error PO101 → const V = 'v2/api';",
+      "4:14 error PO101 → const V = 'v2/api';",
+      '5:14 error PO101 → fetch(`${API}/v2/api/orders/${id}`);',
+      '5:16 error PO106 → fetch(`${API}/v2/api/orders/${id}`);',
+    ]);
+  });
+
   it('a constant with the prefix is reported where it is passed, set as a key’s value or assigned', async () => {
     expect(
       await check('uses.js', [
@@ -197,6 +234,21 @@ describe('PO106: the v1 lookup path /order/:id', () => {
     expect([lookup!.message, lookup!.fix]).toEqual([
       'the v1 lookup path /order/:id',
       'GET /orders/:uuid (by the uuid)',
+    ]);
+  });
+
+  it('an address of another host is not a lookup; one sent by a client named for the service is, and url() with the path first is a route', async () => {
+    expect(
+      await check('hosts.js', [
+        "fetch('https://shop.example.com/order/' + id);",
+        "fetch('https://checkout.example.com/order/' + id);",
+        "url('/order/' + id, cfg.checkoutBase);",
+        "api.get('/order/' + id);",
+        "payorderClient.get('/order/' + id);",
+      ]),
+    ).toEqual([
+      "2:36 error PO106 → fetch('https://checkout.example.com/orders/' + id);",
+      "5:21 error PO106 → payorderClient.get('/orders/' + id);",
     ]);
   });
 
