@@ -143,6 +143,21 @@ describe('PO101: the /1 version prefix', () => {
     ]);
   });
 
+  it('the name an address is kept under counts through a list; a PHP variable is named without its $', async () => {
+    expect(
+      await check('names.js', [
+        "const auth_url = ['https://x.example.com/1'];",
+        "const other = ['https://x.example.com/1'];",
+      ]),
+    ).toEqual([
+      "1:41 error PO101 → const auth_url = ['https://x.example.com/v2/api'];",
+      "2:38 info PO101 (if) → const other = ['https://x.example.com/v2/api'];",
+    ]);
+    expect(await check('config.php', ['<?php', "$api_version = '1';", "$version = '1';"])).toEqual([
+      "2:17 error PO101 → $api_version = 'v2/api';",
+    ]);
+  });
+
   it('a version kept apart and joined with a slash is fixed where the version is written', async () => {
     expect(
       await check('joined.js', [
@@ -250,6 +265,28 @@ describe('PO106: the v1 lookup path /order/:id', () => {
       "2:36 error PO106 → fetch('https://checkout.example.com/orders/' + id);",
       "5:21 error PO106 → payorderClient.get('/orders/' + id);",
     ]);
+  });
+
+  it('after a shop’s /1 prefix, a lookup is an error; a lookup path kept in a constant is reported there without a suggested line', async () => {
+    expect(
+      await check('shop.js', ["const SHOP = 'https://shop.example.com/1';", 'fetch(`${SHOP}/order/${id}`);']),
+    ).toEqual([
+      "1:39 error PO101 → const SHOP = 'https://shop.example.com/v2/api';",
+      '2:10 error PO101 [SHOP]',
+      '2:15 error PO106 → fetch(`${SHOP}/orders/${id}`);',
+    ]);
+    expect(await check('path.js', ["const P = '/order/';", 'fetch(checkoutBase + P + id);'])).toEqual([
+      '1:12 error PO106',
+    ]);
+  });
+
+  it('a route with a handler is the shop’s, whatever its router is named', async () => {
+    expect(
+      await check('router.js', [
+        "checkoutRouter.get('/order/:id', (req, res) => res.send(1));",
+        "checkoutRouter.get('/order/' + id);",
+      ]),
+    ).toEqual(["2:21 error PO106 → checkoutRouter.get('/orders/' + id);"]);
   });
 
   it('a path joined from parts, and one passed to a call with other arguments', async () => {
