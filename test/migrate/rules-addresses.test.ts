@@ -158,6 +158,36 @@ describe('PO101: the /1 version prefix', () => {
     ]);
   });
 
+  it('a piece of a concatenation, an interpolation or a % format is judged with the whole, under the name it is kept', async () => {
+    expect(
+      await check('pieces.js', [
+        "const api_url = 'https://shop.example.com' + '/1';",
+        "const auth_url = 'https://x.example.com' + '/1';",
+        "const api_url2 = `https://shop.example.com${'/1'}`;",
+      ]),
+    ).toEqual([
+      "1:47 info PO101 (if) → const api_url = 'https://shop.example.com' + '/v2/api';",
+      "2:45 error PO101 → const auth_url = 'https://x.example.com' + '/v2/api';",
+      "3:46 info PO101 (if) → const api_url2 = `https://shop.example.com${'/v2/api'}`;",
+    ]);
+    expect(
+      await check('pieces.py', ['api_url = "https://shop.example.com%s" % "/1"', 'auth_url = "%s/1" % x']),
+    ).toEqual([
+      '1:43 info PO101 (if) → api_url = "https://shop.example.com%s" % "/v2/api"',
+      '2:15 error PO101 → auth_url = "%s/v2/api" % x',
+    ]);
+  });
+
+  it('a slash joined to a literal that goes on after the version is reported without a suggested line', async () => {
+    expect(
+      await check('split.js', [
+        'fetch(`${CHECKOUT}/v2/api/checkout`);',
+        "fetch('https://auth.example.com' + '/' + '1/auth/token');",
+        "fetch('https://auth.example.com' + '/' + '1');",
+      ]),
+    ).toEqual(['2:37 error PO101', "3:37 error PO101 → fetch('https://auth.example.com' + '/' + 'v2/api');"]);
+  });
+
   it('a version kept apart and joined with a slash is fixed where the version is written', async () => {
     expect(
       await check('joined.js', [
