@@ -96,6 +96,49 @@ describe('JSON inside strings, and shell scripts', () => {
       fix: 'send whole cents as an integer string ("149.90" → "14990"), computed with integer arithmetic',
     });
   });
+
+  it('JSON built by concatenation takes its kind from the keys of the whole statement; an amount beside a callback is an error', async () => {
+    expect(
+      await check('Pay.java', [
+        'String body = "{\\"user_name\\":\\"" + user + "\\",\\"client_id\\":\\"" + id + "\\"}";',
+        'String s = "{\\"amount\\": \\"1.50\\", \\"callback_success\\": \\"x\\"}";',
+        'String t = "{\\"amount\\": \\"1.50\\"}";',
+      ]),
+    ).toEqual([
+      '1:19 error PO102 → String body = "{\\"username\\":\\"" + user + "\\",\\"client_id\\":\\"" + id + "\\"}";',
+      '2:28 error PO104',
+      '3:28 info PO104',
+    ]);
+  });
+
+  it('a shell script’s checkoutLink read by grep or a helper; a member or a longer name is not it; the reference number is info in a file without marks', async () => {
+    expect(
+      await check('read.sh', [
+        '#!/bin/sh',
+        'link=$(echo "$r" | grep -o \'"checkoutLink":"[^"]*"\')',
+        'json_get checkoutLink',
+        'echo "$r" | jq .refNumber',
+        'echo "$r" | jq .links.checkoutLinkX',
+        'x.checkoutLink',
+      ]),
+    ).toEqual([
+      '2:30 error PO105 → link=$(echo "$r" | grep -o \'"checkout_link":"[^"]*"\')',
+      '3:10 error PO105 → json_get checkout_link',
+      '4:17 info PO110',
+    ]);
+  });
+
+  it('a key set on a variable takes the kind of the service call the variable is later sent with', async () => {
+    expect(
+      await check('token.py', [
+        'import requests',
+        'payload = {}',
+        'payload["user_name"] = u',
+        'send(payload)',
+        'requests.post(AUTH + "/v2/api/auth/token", data=payload)',
+      ]),
+    ).toEqual(['3:10 error PO102 → payload["username"] = u']);
+  });
 });
 
 describe('PO107: PENDING handled, REFUNDED never', () => {
@@ -109,6 +152,11 @@ describe('PO107: PENDING handled, REFUNDED never', () => {
       'a warning beside PAID or FAILED (a list of the service’s states)',
       ['// checkout', 'if (status === "PENDING") wait(); else if (status === "PAID") ok();'],
       ['2:16 warning PO107'],
+    ],
+    [
+      'a warning beside FAILED alone',
+      ['// checkout', 'if (s === "PENDING") a(); if (s === "FAILED") b();'],
+      ['2:11 warning PO107'],
     ],
     [
       'nothing once REFUNDED is handled',

@@ -158,6 +158,22 @@ describe('baseline', () => {
     expect(fresh).toEqual([again, elsewhere, other]);
   });
 
+  it('a body’s finding matches only at the same item and pointer', () => {
+    const dir = tempDir();
+    const path = join(dir, 'baseline.json');
+    const inBody = (item: string, pointer: string) => ({
+      ...at('<stdin>', undefined, 'PO104'),
+      location: { file: '<stdin>', item, pointer },
+    });
+    writeBaseline(path, [inBody('1', '/amount')]);
+    const same = inBody('1', '/amount');
+    const otherItem = inBody('2', '/amount');
+    const otherPointer = inBody('1', '/items/0/amount');
+    const { fresh, baselined } = applyBaseline(path, readBaseline(path)!, [otherItem, otherPointer, same]);
+    expect(baselined).toEqual([same]);
+    expect(fresh).toEqual([otherItem, otherPointer]);
+  });
+
   it('none yet is undefined; a file that is not one, or of another version, or unreadable, is bad usage naming the flag', () => {
     const dir = tempDir();
     expect(readBaseline(join(dir, 'none.json'))).toBeUndefined();
