@@ -10,6 +10,7 @@ import { checkSource } from '../../src/migrate/source.js';
 import type { LanguageId } from '../../src/migrate/syntax/languages.js';
 import { languageOf } from '../../src/migrate/syntax/languages.js';
 import { freshCli, tempDir } from '../helpers/cli.js';
+import { needsTool } from '../helpers/tools.js';
 
 const CORPUS = resolve(import.meta.dirname, '../fixtures/migrate/corpus');
 
@@ -142,6 +143,10 @@ describe('codemod edits per language and kind, near misses untouched', () => {
     expect(out.text).toContain(
       "'amount' => (static function ($a): string { $p = explode('.', (string) $a, 2); return (string) ((int) $p[0] * 100 + (int) str_pad(substr($p[1] ?? '', 0, 2), 2, '0')); })(number_format($total, 2, '.', '')),",
     );
+    // The idiom run by PHP itself, where PHP is installed (CI installs it).
+    const needPhp = needsTool('php');
+    if (needPhp.skip) return;
+    needPhp.check();
     const php = execFileSync(
       'php',
       [
@@ -167,6 +172,10 @@ describe('codemod edits per language and kind, near misses untouched', () => {
     );
     expect(out.text).toContain('puts order["links"]["checkout_link"]');
     expect(out.text).toContain('http.get("#{BASE}/v2/api/orders/#{order["uuid"]}")');
+    // The idiom run by Ruby itself, where Ruby is installed (CI installs it).
+    const needRuby = needsTool('ruby');
+    if (needRuby.skip) return;
+    needRuby.check();
     const ruby = execFileSync(
       'ruby',
       [
