@@ -94,8 +94,9 @@ export interface Context {
   /** The service client for a target: the one place where one is built. */
   client(target: Target, options?: ClientOptions): Promise<ServiceClient>;
   /**
-   * How requests travel: agents keeping `connections` connections (ClientOptions.connections),
-   * through the proxy the environment sets (api/proxy.ts).
+   * How requests travel (api/transport.ts): Node's fetch for a one-shot command; agents keeping
+   * `connections` connections (ClientOptions.connections), or going through the proxy the environment
+   * sets (api/proxy.ts), otherwise.
    */
   transport(connections?: number): Promise<Transport>;
 }
@@ -166,11 +167,12 @@ export function buildContext({
       return keychain;
     },
     async transport(connections) {
-      const [{ httpTransport }, { proxySettings }] = await Promise.all([
-        import('./api/transport.js'),
-        import('./api/proxy.js'),
-      ]);
-      return httpTransport(connections, proxySettings(env));
+      // Node's fetch for a one-shot command reached directly; the undici package's agents, loaded
+      // only then, for a command that keeps many requests in flight or goes through a proxy.
+      const proxy = (await import('./api/proxy.js')).proxySettings(env);
+      if (connections === undefined && proxy === undefined)
+        return (await import('./api/transport.js')).fetchTransport();
+      return (await import('./api/agent-transport.js')).agentTransport(connections, proxy);
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {
       const [{ ServiceClient }, transport] = await Promise.all([

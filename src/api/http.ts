@@ -15,7 +15,7 @@ import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '..
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { isRedirect, MAX_REDIRECTS, redirectStep } from './redirects.js';
-import { type Attempt, httpTransport, type Transport } from './transport.js';
+import { type Attempt, fetchTransport, type Transport } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'DELETE';
@@ -140,7 +140,7 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
     once: { ...base, retry: { limit: 0 } },
-    transport: options.transport ?? httpTransport(),
+    transport: options.transport ?? fetchTransport(),
   };
   shared.set(options, made);
   return made;

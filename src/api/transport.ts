@@ -1,29 +1,31 @@
 /**
- * How payorder's requests travel once ky has them: ky's `fetch` option, which hands each of ky's
- * Requests to an undici Agent of payorder's own (undici's `request()`), or to an EnvHttpProxyAgent
- * when a proxy is set. One transport serves a whole command: a batch's or a bulk lookup's agents keep
- * as many connections as the requests it keeps in flight (its --concurrency). What comes back is
- * ky's own kind of Response (Node's), made from the answer read whole.
+ * How payorder's requests travel once ky has them: ky's `fetch` option. One transport serves a whole
+ * command, in one of two ways:
+ * - a one-shot command (login, one order, a few lookups) sends through Node's own fetch, which ky
+ *   needs loaded anyway (ky builds its Requests with Node's classes);
+ * - a batch or a bulk lookup, whose agents keep as many connections as the requests it keeps in
+ *   flight (its --concurrency), and any command that goes through a proxy, send through the undici
+ *   package's agents (agent-transport.ts), loaded only then.
+ * What ky gets back is a Response of Node's, made from the answer read whole.
  *
  * A transport follows no redirect: it hands the redirect back, and http.ts decides whether to follow
  * it. It reads the whole answer before it resolves, so ky's timeout covers the body too, and reads at
- * most MAX_ANSWER_BYTES of it (the agents' `maxResponseSize`): no answer of the service comes near
- * it, and an endless one must not exhaust memory.
+ * most MAX_ANSWER_BYTES of it: no answer of the service comes near it, and an endless one must not
+ * exhaust memory.
  *
- * Each attempt says whether its request left (`Attempt.sent`): undici starts a request once it has an
- * open connection for it (over TLS, once the handshake is done), so a failure before then (a
+ * Each attempt says whether its request left (`Attempt.sent`): undici writes a request once it has
+ * an open connection for it (over TLS, once the handshake is done), so a failure before then (a
  * connection refused, a name that does not resolve, a TLS error, a timeout while connecting) means
  * the service never had it.
  */
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { isLoopbackHost } from '../contract/urls.js';
-import type { ProxySettings } from './proxy.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
 
 /** The most of an answer that is read: an order is a few hundred bytes. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** An answer larger than MAX_ANSWER_BYTES: given up unread, after the request was sent. */
-class AnswerTooLarge extends Error {
+export class AnswerTooLarge extends Error {
   constructor() {
     super(`an answer of more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, not read to its end`);
   }
@@ -43,119 +45,69 @@ export interface Transport {
   fetchFor(attempt: Attempt): KyFetch;
 }
 
-/** How long an idle connection is kept when the service does not say (Node's server keeps one 5 s). */
-const IDLE_MS = 4_000;
-/** How much sooner than the service's Keep-Alive hint an idle connection is let go. */
-const IDLE_MARGIN_MS = 1_000;
 /** The statuses whose answer has no body, which a Response cannot be made with. */
-const NO_BODY = new Set([204, 205, 304]);
+export const NO_BODY = new Set([204, 205, 304]);
 
 /**
- * A transport whose agents keep at most `connections` connections per origin (as many as needed
- * when not given), each kept alive, and go through `proxy` when given (proxy.ts). Addresses on this
- * machine (a sandbox) are always reached directly.
+ * The attempt each of fetch's requests belongs to. undici publishes the creation of every request it
+ * dispatches and the moment it writes one to a connection (its diagnostics channels
+ * `undici:request:create` and `undici:client:sendHeaders`); the creation runs in the asynchronous
+ * context of the fetch that caused it, which `attempts` holds.
  */
-export function httpTransport(connections = Number.POSITIVE_INFINITY, proxy?: ProxySettings): Transport {
-  const options = {
-    connections: Number.isFinite(connections) ? connections : null,
-    keepAliveTimeout: IDLE_MS,
-    keepAliveTimeoutThreshold: IDLE_MARGIN_MS,
-    maxResponseSize: MAX_ANSWER_BYTES,
-  };
-  const direct = new Agent(options);
-  const proxied = proxy
-    ? new EnvHttpProxyAgent({
-        ...options,
-        // Given whole, so that undici reads none of process.env's own.
-        httpProxy: proxy.httpProxy ?? '',
-        httpsProxy: proxy.httpsProxy ?? '',
-        noProxy: proxy.noProxy,
-        // An http:// address is asked of the proxy as it is; an https:// one still goes through a
-        // CONNECT tunnel, so the proxy never sees a token.
-        proxyTunnel: false,
-      })
-    : undefined;
-  const dispatcherFor = (url: URL): Dispatcher => {
-    if (!proxied || isLoopbackHost(url.hostname)) return direct;
-    // As curl: HTTPS_PROXY for https:// addresses only, HTTP_PROXY for http:// ones only.
-    return (url.protocol === 'https:' ? proxy?.httpsProxy : proxy?.httpProxy) ? proxied : direct;
-  };
+const attempts = new AsyncLocalStorage<Attempt>();
+const attemptOf = new WeakMap<object, Attempt>();
+let listening = false;
 
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  subscribe('undici:request:create', (message) => {
+    const attempt = attempts.getStore();
+    if (attempt) attemptOf.set((message as { request: object }).request, attempt);
+  });
+  subscribe('undici:client:sendHeaders', (message) => {
+    const attempt = attemptOf.get((message as { request: object }).request);
+    if (attempt) attempt.sent = true;
+  });
+}
+
+/** Node's own fetch, one request at a time per attempt, each connection kept alive by Node's agent. */
+export function fetchTransport(): Transport {
+  listen();
   return {
     fetchFor(attempt) {
-      return async (input, init) => {
+      return (input, init) => {
         attempt.sent = false;
-        const request = input instanceof Request ? input : new Request(input, init);
-        const url = new URL(request.url);
-        const body = request.body === null ? undefined : await request.text();
-        let answer: Dispatcher.ResponseData;
-        try {
-          answer = await dispatcherFor(url)
-            .compose(noteSent(attempt))
-            .request({
-              origin: url.origin,
-              path: `${url.pathname}${url.search}`,
-              method: request.method as Dispatcher.HttpMethod,
-              headers: Object.fromEntries(request.headers),
-              body,
-              signal: request.signal,
-            });
-        } catch (error) {
-          throw tooLarge(error) ?? error;
-        }
-        return responseOf(answer);
+        return attempts.run(attempt, async () => {
+          const answer = await fetch(input, { ...init, redirect: 'manual' });
+          if (answer.status < 200 || answer.status > 599) {
+            await answer.body?.cancel();
+            throw new Error(`an answer with status ${answer.status}, which HTTP does not have`);
+          }
+          return new Response(NO_BODY.has(answer.status) ? null : await cappedText(answer), {
+            status: answer.status,
+            statusText: answer.statusText,
+            headers: answer.headers,
+          });
+        });
       };
     },
   };
 }
 
-/** The answer read whole, as a Response of Node's (ky's); AnswerTooLarge past MAX_ANSWER_BYTES. */
-async function responseOf({
-  statusCode,
-  statusText,
-  headers,
-  body,
-}: Dispatcher.ResponseData): Promise<Response> {
-  if (statusCode < 200 || statusCode > 599) {
-    await body.dump();
-    throw new Error(`an answer with status ${statusCode}, which HTTP does not have`);
+/** An answer's body as text, read to its end; AnswerTooLarge past MAX_ANSWER_BYTES. */
+async function cappedText(answer: Response): Promise<string> {
+  if (answer.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = answer.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new AnswerTooLarge();
+    }
+    chunks.push(read.value);
   }
-  let text: string;
-  try {
-    text = await body.text();
-  } catch (error) {
-    throw tooLarge(error) ?? error;
-  }
-  const fields = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    for (const each of Array.isArray(value) ? value : [value ?? '']) fields.append(name, each);
-  }
-  return new Response(NO_BODY.has(statusCode) ? null : text, {
-    status: statusCode,
-    statusText,
-    headers: fields,
-  });
-}
-
-/** undici's refusal of an answer longer than `maxResponseSize`, as the transport names it. */
-const tooLarge = (error: unknown) =>
-  (error as { code?: string }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? new AnswerTooLarge() : undefined;
-
-/**
- * An interceptor that notes when undici starts the request: once it has an open connection for it
- * (undici's `onRequestStart`). Every other step is handed on as it comes.
- */
-function noteSent(attempt: Attempt): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) =>
-    dispatch(options, {
-      onRequestStart(controller, context) {
-        attempt.sent = true;
-        handler.onRequestStart?.(controller, context);
-      },
-      onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
-      onResponseStart: (...args) => handler.onResponseStart?.(...args),
-      onResponseData: (...args) => handler.onResponseData?.(...args),
-      onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
-      onResponseError: (...args) => handler.onResponseError?.(...args),
-    });
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

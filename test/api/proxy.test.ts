@@ -7,9 +7,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { agentTransport } from '../../src/api/agent-transport.js';
 import { send } from '../../src/api/http.js';
 import { proxySettings } from '../../src/api/proxy.js';
-import { httpTransport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { CliError } from '../../src/errors.js';
 import { orderFlags } from '../helpers/cli.js';
@@ -138,7 +138,7 @@ async function service() {
 describe('requests through a proxy', () => {
   it('an http:// address is asked of the proxy, whole', async () => {
     const [through, port] = await Promise.all([proxy(), service()]);
-    const transport = httpTransport(undefined, proxySettings({ HTTP_PROXY: through.url }));
+    const transport = agentTransport(undefined, proxySettings({ HTTP_PROXY: through.url }));
     const answer = await send(createOrder(`http://orders.payorder.test:${port}`), httpOptions(transport));
     expect([answer.status, answer.text]).toEqual([200, '{"uuid":"u-1"}']);
     expect(through.asked).toEqual([`POST http://orders.payorder.test:${port}${PATHS.checkout('v2')}`]);
@@ -146,7 +146,7 @@ describe('requests through a proxy', () => {
 
   it('an https:// address goes through a tunnel: the proxy never sees the token; refused, nothing was sent', async () => {
     const through = await proxy();
-    const transport = httpTransport(undefined, proxySettings({ HTTPS_PROXY: through.url }));
+    const transport = agentTransport(undefined, proxySettings({ HTTPS_PROXY: through.url }));
     const error = await rejection(() =>
       send(createOrder('https://orders.payorder.test'), httpOptions(transport)),
     );
@@ -158,7 +158,7 @@ describe('requests through a proxy', () => {
 
   it('an address on this machine is reached directly', async () => {
     const [through, port] = await Promise.all([proxy(), service()]);
-    const transport = httpTransport(undefined, proxySettings({ HTTP_PROXY: through.url }));
+    const transport = agentTransport(undefined, proxySettings({ HTTP_PROXY: through.url }));
     const answer = await send(createOrder(`http://127.0.0.1:${port}`), httpOptions(transport));
     expect(answer.status).toBe(200);
     expect(through.asked).toEqual([]);
