@@ -1,7 +1,7 @@
 /**
  * The proof of migrate-check --fix --write: small v1 integrations are copied, fixed in place, run
  * against the sandbox, and the sandbox's journal must show that they spoke v2 alone. Each entry of
- * INTEGRATIONS is a folder holding v1/ and the command that runs it; the fourteen runnable
+ * INTEGRATIONS is a folder holding v1/ and the command that runs it; the runnable
  * integrations (test/fixtures/migrate/runnable) join by their manifest, fixed in a fresh git work
  * tree with a clean tree (no --force) and the v2 hosts left to their environment.
  */
@@ -13,7 +13,7 @@ import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { freshCli, tempDir } from '../helpers/cli.js';
 import { call, journal, sandboxOrders, setBeforeSunset } from '../helpers/sandbox.js';
-import { expand, integrations, JAVA_LIBS, RUNNABLE, resolveProgram } from './runnable-corpus.js';
+import { build, expand, integrations, JAVA_LIBS, RUNNABLE, resolveProgram } from './runnable-corpus.js';
 
 const CODEMOD = resolve(import.meta.dirname, '../fixtures/migrate/codemod');
 
@@ -187,6 +187,7 @@ describe('migrate-check --fix --write makes the runnable integrations speak v2',
         PAYORDER_CLIENT_SECRET: TEST_ACCOUNT.clientSecretId ?? '',
         ...(integration.run[0] === 'go' ? goEnv() : {}),
       };
+      expect(await build(integration, copy, env)).toBeUndefined();
       const args = integration.run.slice(1).map((word) => expand(word, env));
       const ran = await execa(program, args, {
         cwd: copy,

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { execa } from 'execa';
 import { hasTool } from '../helpers/tools.js';
 
 export const RUNNABLE = resolve(import.meta.dirname, '../fixtures/migrate/runnable');
@@ -32,6 +33,8 @@ export interface Integration {
   library: string;
   /** The command line, run in the version's folder; `${NAME}` is taken from the environment. */
   run: string[];
+  /** A command that compiles the program in the version's folder before `run` (mcs, kotlinc). */
+  build?: string[];
   /** A command that exits 0 where the integration's library is installed (run with the same program). */
   check?: string[];
   /** Tools besides the program of `run` (curl, jq). */
@@ -77,7 +80,8 @@ export function resolveProgram(integration: Integration): { program?: string; re
     ...(existsSync(`/usr/bin/${name}`) ? [`/usr/bin/${name}`] : []),
   ];
   if (candidates.length === 0) return { reason: `${name} is not installed` };
-  const missingTools = (integration.tools ?? []).filter((tool) => !hasTool(tool));
+  const needed = [...(integration.build ? [integration.build[0]!] : []), ...(integration.tools ?? [])];
+  const missingTools = needed.filter((tool) => !hasTool(tool));
   if (missingTools.length > 0) return { reason: `${missingTools.join(' and ')} not installed` };
   const missingFiles = (integration.files ?? [])
     .map((file) => expand(file))
@@ -95,6 +99,30 @@ export function resolveProgram(integration: Integration): { program?: string; re
     if (result.status === 0) return { program };
   }
   return { reason: `${integration.library} is not installed for ${name} (${integration.check.join(' ')})` };
+}
+
+/**
+ * Compiles the program of an integration in `dir` where its manifest has a `build` (C#'s mcs,
+ * Kotlin's kotlinc); resolves to the compiler's output when it fails, to undefined otherwise.
+ */
+export async function build(
+  integration: Integration,
+  dir: string,
+  env: Record<string, string | undefined>,
+): Promise<string | undefined> {
+  if (!integration.build) return undefined;
+  const [program, ...args] = integration.build as [string, ...string[]];
+  const built = await execa(program, args, {
+    cwd: dir,
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 120_000,
+    all: true,
+  });
+  return built.exitCode === 0
+    ? undefined
+    : `${integration.build.join(' ')} exited ${built.exitCode}:\n${built.all}`;
 }
 
 /** Java's libraries as Debian installs them, unless JAVA_LIBS names another folder. */

@@ -14,7 +14,7 @@ import type { ApiVersion } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
 import { tempDir } from '../helpers/cli.js';
 import { journal, sandboxOrders, useSandbox } from '../helpers/sandbox.js';
-import { expand, integrations, JAVA_LIBS, RUNNABLE, resolveProgram } from './runnable-corpus.js';
+import { build, expand, integrations, JAVA_LIBS, RUNNABLE, resolveProgram } from './runnable-corpus.js';
 
 const UNDER_CI = process.env.CI === 'true';
 
@@ -70,7 +70,7 @@ describe('the runnable integrations against the sandbox', () => {
         it.skip(`${title} (skipped: ${reason})`, () => {});
         continue;
       }
-      it(title, { timeout: 90_000 }, async () => {
+      it(title, { timeout: 180_000 }, async () => {
         if (!program) expect.fail(`${reason}; it is required under CI=true (.ci/run installs it)`);
         // A copy, so that nothing a program writes (Python's bytecode, say) lands in the fixtures.
         const dir = join(tempDir(`payorder-${integration.name}-`), version);
@@ -88,6 +88,7 @@ describe('the runnable integrations against the sandbox', () => {
           PAYORDER_CLIENT_SECRET: TEST_ACCOUNT.clientSecretId,
           ...(integration.run[0] === 'go' ? goEnv() : {}),
         };
+        expect(await build(integration, dir, env)).toBeUndefined();
         const argv = [program, ...integration.run.slice(1).map((word) => expand(word, env))];
         const ran = await runProgram(argv, dir, env);
         expect(ran.code, ran.stderr + ran.stdout).toBe(0);

@@ -12,6 +12,8 @@ import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
 const DECIMAL = /^\d+(?:\.\d{1,2})?$/;
+/** An expression's place inside a string: Kotlin's and C#'s `interpolation`, JavaScript's `template_substitution`. */
+const INTERPOLATION = /^(?:interpolation|template_substitution)$/;
 
 /**
  * The value expression the finding points into: the highest node below the entry, argument list,
@@ -21,12 +23,15 @@ function amountExpression(parsed: ParsedFile, offset: number): Node | undefined 
   let best: Node | undefined;
   for (const ancestor of ancestry(parsed.nodeAt(offset))) {
     if (PAIRS.has(ancestor.type) || STATEMENT.test(ancestor.type) || STOP.test(ancestor.type)) break;
-    // A format string ("%d.%02d", "{:.2f}") is an argument of the call that makes the amount.
-    // PHP wraps each argument in an `argument` node.
+    // An expression interpolated into a string (`"amount": "${total.setScale(2)…}"` in Kotlin, a
+    // template literal's `${…}`) is the amount; the string around it is the body.
+    if (INTERPOLATION.test(ancestor.type)) break;
+    // A format string ("%d.%02d", "{:.2f}", C#'s "{0:0.00}") is an argument of the call that makes
+    // the amount. PHP and C# wrap each argument in an `argument` node.
     const formatArgument =
       best &&
       (STRING_TYPES.test(best.type) || best.type === 'argument') &&
-      /^['"].*(?:%|\{:)/.test(best.text);
+      /^['"].*(?:%|\{\d*:)/.test(best.text);
     if (/argument_list|arguments|value_arguments/.test(ancestor.type) && formatArgument) continue;
     if (
       /argument_list|arguments|parenthesized|array|object|dictionary|list|declaration|declarator/.test(

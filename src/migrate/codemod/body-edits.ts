@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Finding } from '../rules.js';
 import { lineAround, nearestMatch } from './edits.js';
-import { PAIRS, STATEMENT, STOP, wholeLines } from './node-kinds.js';
+import { entryOf, PAIRS, STATEMENT, STOP, wholeLines } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
@@ -32,10 +32,13 @@ const EMBEDDED_USER = [
   new RegExp(String.raw`,\s*\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}`),
 ];
 
+/** C#'s data contract member named userName: `[DataMember(Name = "userName")]`, other arguments too. */
+const DATA_MEMBER = /DataMember\(\s*(?:\w+\s*=\s*[^,)]+,\s*)*Name\s*=\s*"userName"[^)]*\)/;
+
 /**
  * A body's class (Java, C#): the userName member is kept in the code but no longer serialized, with
  * the ignore annotation of the serializer the file already uses (Jackson, System.Text.Json,
- * Json.NET), so that no constructor or initializer breaks.
+ * Json.NET, DataContractJsonSerializer), so that no constructor or initializer breaks.
  */
 function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
   const label = 'userName no longer serialized';
@@ -45,6 +48,13 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
     const ignore = parsed.language === 'java' ? 'com.fasterxml.jackson.annotation.JsonIgnore' : 'JsonIgnore';
     return { edits: [{ start: named.start, end: named.end, text: ignore, label, finding }], notes };
   }
+  const contract =
+    parsed.language === 'c_sharp' && nearestMatch(parsed.text, offset, DATA_MEMBER, parsed.isCode);
+  if (contract)
+    return {
+      edits: [{ start: contract.start, end: contract.end, text: 'IgnoreDataMember', label, finding }],
+      notes,
+    };
   // The attribute sits on the line above a C# property.
   const above = lineAround(parsed.text, Math.max(0, lineAround(parsed.text, offset).start - 1));
   const attribute = /JsonProperty(?:Name)?\(\s*"userName"\s*\)/.exec(
@@ -149,7 +159,7 @@ export function removeUserName(parsed: ParsedFile, offset: number, finding: Find
         };
     }
     if (PAIRS.has(ancestor.type)) {
-      const range = removeElement(parsed, ancestor);
+      const range = removeElement(parsed, entryOf(ancestor));
       return { edits: [{ ...range, text: '', label, finding }], notes: [] };
     }
     if (STATEMENT.test(ancestor.type) && ancestor.parent && STOP.test(ancestor.parent.type)) {

@@ -9,9 +9,12 @@ import { STATEMENT, STOP, wholeLines } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
-/** A statement that prints: print(…), puts, echo, console.log(…), System.out.println(…), fmt.Println(…). */
+/**
+ * A statement that prints: print(…), puts, echo, console.log(…), System.out.println(…), fmt.Println(…),
+ * Kotlin's println(…), C#'s Console.WriteLine(…).
+ */
 const PRINTS =
-  /^(?:print|puts|echo|printf|say|console\.(?:log|info)|System\.out\.print(?:ln|f)?|fmt\.Print(?:ln|f)?)\b[^;\n]*;?$/;
+  /^(?:print(?:ln)?|puts|echo|printf|say|console\.(?:log|info)|System\.out\.print(?:ln|f)?|fmt\.Print(?:ln|f)?|Console\.Write(?:Line)?)\b[^;\n]*;?$/;
 /** What a printed line must not also show: the link, the status, the uuid, the description. */
 const OTHER_READS = /links|checkout|status|uuid|description|amount/i;
 

@@ -101,13 +101,22 @@ export interface Call {
   args: string[];
 }
 
+/** The name of a function's definition at `offset` (a TypeScript method with its return type, a C# method). */
+function namesDefinition(file: ParsedFile, offset: number): boolean {
+  const node = file.nodeAt(offset);
+  const fn = node.parent;
+  return (
+    fn !== null && FUNCTION.test(fn.type) && fn.childForFieldName('name')?.startIndex === node.startIndex
+  );
+}
+
 /** The calls of the function `name` in the files (its definition left out). */
 export function* callsOf(files: ParsedFile[], name: string): Generator<Call> {
   for (const file of files) {
     const escaped = name.replace(/[$]/g, '\\$');
     const call = new RegExp(`(?<![\\w$-])${escaped}(?![\\w-])`, 'g');
     for (let match = call.exec(file.text); match; match = call.exec(file.text)) {
-      if (!file.isCode(match.index)) continue;
+      if (!file.isCode(match.index) || namesDefinition(file, match.index)) continue;
       const before = file.text.slice(lineAround(file.text, match.index).start, match.index);
       if (/\b(?:def|function|func|sub|fun)\s+(?:\([^)]*\)\s*)?(?:self\.)?$/.test(before)) continue;
       const args = argumentsAt(file.text, match.index + match[0].length, file.language === 'bash');

@@ -199,6 +199,16 @@ function destination(
         if (parent.items[0]?.k === 'id' && AMOUNT.test(parent.items[0].name) && parent.items[1] === node)
           return 'info';
         break;
+      case 'str': {
+        // Interpolated into JSON written as a string: `"amount": "${total.setScale(2).toPlainString()}"`;
+        // into any other string (`${total.toFixed(2)}`), the string is where it goes.
+        const index = parent.parts.findIndex((part) => 'expr' in part && part.expr === node);
+        const before = parent.parts[index - 1];
+        if (!before || !('text' in before) || !AMOUNT_BEFORE.test(before.text)) break;
+        return /callback_(?:success|fail)/.test(parent.raw) || context.sentWith(parent) === 'order'
+          ? 'error'
+          : 'info';
+      }
       case 'type':
         return undefined;
     }

@@ -48,8 +48,11 @@ function namingString(n: S): { name: string; start: number; end: number } | unde
   return undefined;
 }
 
-/** Annotations and attributes that keep a field off the wire: Jackson's, System.Text.Json's and Json.NET's JsonIgnore, kotlinx's Transient. */
-const IGNORING = /^(?:JsonIgnore|Transient|JsonbTransient)$/;
+/**
+ * Annotations and attributes that keep a field off the wire: Jackson's, System.Text.Json's and
+ * Json.NET's JsonIgnore, kotlinx's Transient, data contracts' IgnoreDataMember.
+ */
+const IGNORING = /^(?:JsonIgnore|Transient|JsonbTransient|IgnoreDataMember)$/;
 
 /**
  * The JSON name given by the annotations/attributes found in `n` (modifiers, attribute lists); a

@@ -46,6 +46,8 @@ const NUMBER_NODES = new Set([
   'int_literal',
   'float_literal',
   'long_literal',
+  // Kotlin's integers and decimals.
+  'number_literal',
 ]);
 /** Wrappers whose value is their (first) expression. */
 const PASS_THROUGH = new Set([

@@ -4,7 +4,7 @@
  * what a service call answered (or the read names the links object); info where that cannot be told.
  */
 import { LINK_FIELDS, ORDER_FIELDS } from '../../contract/fields.js';
-import { type Expr, literalPart } from './ast.js';
+import { type Expr, literalPart, type Node } from './ast.js';
 import type { ServiceContext } from './context.js';
 import { type Facts, rootName } from './facts.js';
 import { type Hit, hit } from './hits.js';
@@ -50,7 +50,7 @@ export function checkReads(facts: Facts, context: ServiceContext): Hit[] {
     )?.toLowerCase();
   hits.push(...destructured(facts));
   const evidence = context.evidence;
-  hits.push(...keysGiven(facts, evidence));
+  hits.push(...keysGiven(facts, context));
   for (const read of reads) {
     const root = rootName(read.object);
     const answered = root !== undefined && context.responses.has(root);
@@ -84,8 +84,9 @@ function destructured(facts: Facts): Hit[] {
     const fromLinks =
       (value?.k === 'member' && value.name === links) ||
       (value?.k === 'call' && KEY_READS.test(value.name) && literal(value.args.at(-1))?.name === links);
-    if (!fromLinks || assign.target.k !== 'other') continue;
-    for (const item of assign.target.items) {
+    if (assign.target.k !== 'other') continue;
+    const items = fromLinks ? assign.target.items : nestedLinks(assign.target.items);
+    for (const item of items) {
       if (item.k !== 'other') continue;
       const [key] = item.items;
       if (key?.k === 'id' && key.name === checkout.v1)
@@ -107,6 +108,16 @@ function destructured(facts: Facts): Hit[] {
   return hits;
 }
 
+/** The entries of a `links: { … }` pattern nested in a destructuring: `const { uuid, links: { checkoutLink } } = order`. */
+function nestedLinks(items: Node[]): Node[] {
+  return items.flatMap((item) => {
+    if (item.k !== 'other') return [];
+    const [key, value] = item.items;
+    if (key?.k === 'id' && key.name === links && value?.k === 'other') return value.items;
+    return nestedLinks(item.items);
+  });
+}
+
 /** The key of a read, or the key between quotes in a pattern: `"checkoutLink"`, `\\"refNumber\\"`. */
 const GIVEN_KEY = new RegExp(
   `^(${checkout.v1}|${orderNumber}|${refNumber})$|\\\\?"(${checkout.v1}|${orderNumber}|${refNumber})\\\\?"`,
@@ -115,16 +126,22 @@ const GIVEN_KEY = new RegExp(
 /**
  * A key handed to a function of the code that reads it from the answer's text: `field(order,
  * "checkoutLink")`, `jsonField(body, "refNumber")`, `re.search(r'"checkoutLink":"([^"]+)"', text)`.
+ * `currency`, a word many other things have, counts only beside the answer: `field(order, "currency")`.
  * Shell scripts are checked in their strings (checks.ts).
  */
-function keysGiven(facts: Facts, evidence: boolean): Hit[] {
+function keysGiven(facts: Facts, context: ServiceContext): Hit[] {
   if (facts.language === 'bash') return [];
+  const { evidence } = context;
   const hits: Hit[] = [];
   for (const str of facts.strings) {
     const parent = facts.parent.get(str);
     if (parent?.k !== 'call' || !parent.args.includes(str)) continue;
     const part = literalPart(str);
     if (!part) continue;
+    if (part.text === currency && evidence && parent.args.some((arg) => isAnswer(arg, context))) {
+      hits.push(hit('PO110', part.start, 'warning'));
+      continue;
+    }
     const match = GIVEN_KEY.exec(part.text);
     const name = match?.[1] ?? match?.[2];
     if (!match || !name) continue;
@@ -140,6 +157,13 @@ function keysGiven(facts: Facts, evidence: boolean): Hit[] {
     else hits.push(hit('PO110', start, evidence ? 'warning' : 'info'));
   }
   return hits;
+}
+
+/** The service's answer, or a name given to one: `order`, `created.body`. */
+function isAnswer(expr: Expr, context: ServiceContext): boolean {
+  if (expr.k !== 'id' && expr.k !== 'member') return false;
+  const root = rootName(expr);
+  return root !== undefined && (context.responses.has(root) || ANSWER_NAMES.test(root));
 }
 
 /** A string literal without interpolation: its text and where that text is. */
