@@ -170,9 +170,11 @@ export function buildContext({
       // Node's fetch for a one-shot command reached directly; the undici package's agents, loaded
       // only then, for a command that keeps many requests in flight or goes through a proxy.
       const proxy = (await import('./api/proxy.js')).proxySettings(env);
+      const agents = async () =>
+        (await import('./api/agent-transport.js')).agentTransport(connections, proxy);
       if (connections === undefined && proxy === undefined)
-        return (await import('./api/transport.js')).fetchTransport();
-      return (await import('./api/agent-transport.js')).agentTransport(connections, proxy);
+        return (await import('./api/transport.js')).fetchTransport(agents);
+      return agents();
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {
       const [{ ServiceClient }, transport] = await Promise.all([

@@ -15,7 +15,7 @@ import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '..
 import { CliError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { isRedirect, MAX_REDIRECTS, redirectStep } from './redirects.js';
-import { type Attempt, fetchTransport, type Transport } from './transport.js';
+import type { Attempt, Transport } from './transport.js';
 
 export interface Exchange {
   method: 'GET' | 'POST' | 'DELETE';
@@ -52,8 +52,8 @@ export interface HttpOptions {
   refusalRetries: number;
   /** Where a person is told that a refused request is about to be retried; undefined: nobody is. */
   notice?: (line: string) => void;
-  /** How requests travel; when not given, a transport of these options' own. */
-  transport?: Transport;
+  /** How requests travel (transport.ts): one for a whole command. */
+  transport: Transport;
 }
 
 const REFUSALS = [429, 503];
@@ -140,7 +140,7 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
     once: { ...base, retry: { limit: 0 } },
-    transport: options.transport ?? fetchTransport(),
+    transport: options.transport,
   };
   shared.set(options, made);
   return made;

@@ -71,12 +71,32 @@ function listen(): void {
   });
 }
 
-/** Node's own fetch, one request at a time per attempt, each connection kept alive by Node's agent. */
-export function fetchTransport(): Transport {
+/**
+ * The ports fetch refuses to connect to ("bad ports" in the Fetch standard, section "Port
+ * blocking"): a request to one of them goes through `fallback` instead.
+ */
+const BLOCKED_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/**
+ * Node's own fetch, each connection kept alive by Node's agent. An address on a port fetch refuses
+ * (a sandbox started with --port 6000, say) is reached through the transport `fallback` makes.
+ */
+export function fetchTransport(fallback: () => Promise<Transport>): Transport {
   listen();
+  let other: Promise<Transport> | undefined;
   return {
     fetchFor(attempt) {
-      return (input, init) => {
+      return async (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        if (BLOCKED_PORTS.has(Number(url.port))) {
+          other ??= fallback();
+          return (await other).fetchFor(attempt)(input, init);
+        }
         attempt.sent = false;
         return attempts.run(attempt, async () => {
           const answer = await fetch(input, { ...init, redirect: 'manual' });

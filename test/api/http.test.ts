@@ -10,6 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { type Exchange, type HttpOptions, send } from '../../src/api/http.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { SECRET } from '../helpers/cli.js';
+import { oneShotTransport } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 import { OPAQUE_TOKEN_ANSWER, serveHttp, OPAQUE_TOKEN as TOKEN, unusedPort } from '../helpers/servers.js';
 
@@ -69,6 +70,7 @@ function traced(extra: Partial<HttpOptions> = {}) {
     secrets: [],
     refusalRetries: 0,
     trace: (line) => lines.push(line),
+    transport: oneShotTransport(),
     ...extra,
   };
   return { options, lines };

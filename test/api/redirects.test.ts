@@ -6,9 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type Exchange, send } from '../../src/api/http.js';
-import { fetchTransport, MAX_ANSWER_BYTES } from '../../src/api/transport.js';
+import { MAX_ANSWER_BYTES } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
-import { httpOptions } from '../helpers/http-options.js';
+import { httpOptions, oneShotTransport } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 import { serveHttp, OPAQUE_TOKEN as TOKEN } from '../helpers/servers.js';
 
@@ -55,7 +55,7 @@ describe('redirects of orders and lookups', () => {
     const error = await rejection(() =>
       send(
         exchange(first.url, 'lookup'),
-        httpOptions(fetchTransport(), { trace: (line) => lines.push(line) }),
+        httpOptions(oneShotTransport(), { trace: (line) => lines.push(line) }),
       ),
     );
     expect(error.message).toContain('a redirect to http://127.0.0.2:9/capture?…, and payorder follows');
@@ -70,7 +70,7 @@ describe('redirects of orders and lookups', () => {
     async (kind, errorKind, prefix) => {
       const other = await serve(answerOrder);
       const first = await redirecting(307, `${other.url}/elsewhere`);
-      const error = await rejection(() => send(exchange(first.url, kind), httpOptions(fetchTransport())));
+      const error = await rejection(() => send(exchange(first.url, kind), httpOptions(oneShotTransport())));
       expect([error.kind, error.message]).toEqual([
         errorKind,
         `${prefix}${first.url} answered 307 with a redirect to ${other.url}/elsewhere, and payorder follows a redirect only within the same origin (scheme, host and port)`,
@@ -89,7 +89,7 @@ describe('redirects of orders and lookups', () => {
     const lines: string[] = [];
     const answer = await send(
       exchange(target.url, 'lookup'),
-      httpOptions(fetchTransport(), { trace: (line) => lines.push(line) }),
+      httpOptions(oneShotTransport(), { trace: (line) => lines.push(line) }),
     );
     expect([answer.status, JSON.parse(answer.text)]).toEqual([200, ORDER]);
     expect(target.received).toEqual([
@@ -135,7 +135,7 @@ describe('how much of an answer is read', () => {
     async (_name, withLength) => {
       const target = await endless(withLength);
       const error = await rejection(() =>
-        send(exchange(target.url, 'create'), httpOptions(fetchTransport())),
+        send(exchange(target.url, 'create'), httpOptions(oneShotTransport())),
       );
       expect([error.kind, error.exitCode]).toEqual(['outcome_unknown', 5]);
       expect(error.message).toBe(
@@ -151,7 +151,7 @@ describe('how much of an answer is read', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(text);
     });
-    const answer = await send(exchange(target.url, 'lookup'), httpOptions(fetchTransport()));
+    const answer = await send(exchange(target.url, 'lookup'), httpOptions(oneShotTransport()));
     expect(answer.text).toBe(text);
   });
 });

@@ -11,6 +11,7 @@ import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import { PATHS } from '../../src/contract/versions.js';
 import { CliError, type ErrorKind, EXIT } from '../../src/errors.js';
 import { SECRET, SHOP } from '../helpers/cli.js';
+import { oneShotTransport } from '../helpers/http-options.js';
 
 const situation = {
   env: 'stage',
@@ -179,7 +180,7 @@ describe('ServiceClient.dryRunCreateOrder', () => {
   };
   const client = new ServiceClient(
     target,
-    { timeoutMs: 1000, secrets: [], refusalRetries: 0 },
+    { timeoutMs: 1000, secrets: [], refusalRetries: 0, transport: oneShotTransport() },
     'payorder login --env stage',
   );
 

@@ -2,14 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { agentTransport } from '../../src/api/agent-transport.js';
 import { type Exchange, send } from '../../src/api/http.js';
-import { fetchTransport, type Transport } from '../../src/api/transport.js';
+import type { Transport } from '../../src/api/transport.js';
 import { PATHS } from '../../src/contract/versions.js';
-import { httpOptions } from '../helpers/http-options.js';
+import { httpOptions, oneShotTransport } from '../helpers/http-options.js';
 import { rejection } from '../helpers/refusal.js';
 import { serveHttp, unusedPort } from '../helpers/servers.js';
 
 const TRANSPORTS: Array<[string, () => Transport]> = [
-  ["Node's fetch, for one-shot commands", () => fetchTransport()],
+  ["Node's fetch, for one-shot commands", oneShotTransport],
   ['an agent of as many connections as needed', () => agentTransport()],
   ['an agent of one connection', () => agentTransport(1)],
 ];
@@ -246,4 +246,18 @@ describe.each(TRANSPORTS)('send through %s', (_name, transportOf) => {
     expect(error.kind).toBe('outcome_unknown');
     expect(error.message).toContain('(no answer within 0.3 s)');
   });
+});
+
+// fetch refuses the Fetch standard's "bad ports" (6000, 6665–6669, 10080…) before connecting: an
+// address on one of them (a sandbox started with --port 6000, say) is reached through an agent. Nothing
+// listens there in this test, so what comes back is the agent's refused connection.
+it("a one-shot command's address on a port fetch refuses goes through an agent", async () => {
+  for (const port of [6000, 10080]) {
+    const url = `http://127.0.0.1:${port}`;
+    const error = await rejection(() => send(createOrder(url), httpOptions(oneShotTransport())));
+    expect([error.kind, error.message]).toEqual([
+      'network',
+      `cannot reach ${url} (ECONNREFUSED); nothing was sent`,
+    ]);
+  }
 });
