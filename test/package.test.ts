@@ -12,6 +12,7 @@
  *   dependencies of a global tarball install whatever --omit says (npm/cli#8284).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { execa } from 'execa';
@@ -300,6 +301,39 @@ describe.concurrent('on each Node it supports', () => {
         expect(String(found.stdout)).toBe('2.02');
         expect(String(found.stderr)).toBe('');
         expect(String(order.stderr)).toBe('');
+
+        // A one-shot command learns from this Node's fetch whether its request left (undici's
+        // diagnostics channels): an order read by the server, then the connection cut, is "outcome
+        // unknown", never "nothing was sent", which would invite sending it again.
+        const cutting = createTcpServer((socket) => {
+          socket.on('error', () => {});
+          socket.once('data', () => socket.resetAndDestroy());
+        });
+        await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+        try {
+          const cut = await execa(
+            'payorder',
+            ['order', 'create', '--env', 'sandbox', '--amount', '1', '--description', 'Cut'].concat([
+              '--success',
+              'https://s.example/ok',
+              '--fail',
+              'https://s.example/ko',
+            ]),
+            {
+              env: {
+                ...env,
+                PAYORDER_AUTH_URL: url,
+                PAYORDER_CHECKOUT_URL: `http://127.0.0.1:${(cutting.address() as AddressInfo).port}`,
+              },
+              extendEnv: false,
+              reject: false,
+            },
+          );
+          expect(cut.exitCode, String(cut.stderr)).toBe(5);
+          expect(String(cut.stderr)).toContain('outcome unknown: the request reached');
+        } finally {
+          cutting.close();
+        }
       } finally {
         sandbox.kill('SIGTERM');
         await sandbox;
