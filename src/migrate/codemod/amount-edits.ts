@@ -5,7 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
-import { nearestMatch, type TextEdit } from './edits.js';
+import type { TextEdit } from './edits.js';
 import { CENTS, type CodeLanguage, GO_CENTS } from './idioms.js';
 import { PAIRS, STATEMENT, STOP, STRING_TYPES } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
@@ -43,7 +43,7 @@ function amountExpression(parsed: ParsedFile, offset: number): Node | undefined 
 export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const language = parsed.language as CodeLanguage;
   // A decimal written out: its cents, computed here exactly.
-  const literal = nearestMatch(parsed.text, offset, /(?<=["'])\d+\.\d{1,2}(?=\\?["'])/, parsed.isCode);
+  const literal = parsed.tokenMatch(offset, /(?<=["'])\d+\.\d{1,2}(?=\\?["'])/);
   if (literal && Math.abs(literal.start - offset) <= 2) {
     const cents = parseAmount(literal.match[0]).toString();
     return {

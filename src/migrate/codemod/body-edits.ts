@@ -6,7 +6,6 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { Finding } from '../rules.js';
-import { lineAround, nearestMatch } from './edits.js';
 import { PAIRS, STATEMENT, STOP, wholeLines } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -40,22 +39,10 @@ const EMBEDDED_USER = [
 function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
   const label = 'userName no longer serialized';
   const notes = ['the UserName member is no longer sent; remove it when nothing else sets it'];
-  const named = nearestMatch(parsed.text, offset, /JsonProperty(?:Name)?\(\s*"userName"\s*\)/, parsed.isCode);
-  if (named && lineAround(parsed.text, named.start).start === lineAround(parsed.text, offset).start) {
+  const named = namingAnnotation(parsed, offset);
+  if (named) {
     const ignore = parsed.language === 'java' ? 'com.fasterxml.jackson.annotation.JsonIgnore' : 'JsonIgnore';
-    return { edits: [{ start: named.start, end: named.end, text: ignore, label, finding }], notes };
-  }
-  // The attribute sits on the line above a C# property.
-  const above = lineAround(parsed.text, Math.max(0, lineAround(parsed.text, offset).start - 1));
-  const attribute = /JsonProperty(?:Name)?\(\s*"userName"\s*\)/.exec(
-    parsed.text.slice(above.start, above.end),
-  );
-  if (parsed.language === 'c_sharp' && attribute) {
-    const start = above.start + attribute.index;
-    return {
-      edits: [{ start, end: start + attribute[0].length, text: 'JsonIgnore', label, finding }],
-      notes,
-    };
+    return { edits: [{ ...named, text: ignore, label, finding }], notes };
   }
   const component = [...ancestry(parsed.nodeAt(offset))].find((node) =>
     /^(?:formal_parameter|record_component|field_declaration)$/.test(node.type),
@@ -67,6 +54,26 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
       edits: [{ start, end: start, text: '@com.fasterxml.jackson.annotation.JsonIgnore ', label, finding }],
       notes,
     };
+  }
+  return undefined;
+}
+
+const MEMBER = /^(?:formal_parameter|record_component|field_declaration|property_declaration)$/;
+
+/**
+ * The annotation or attribute that names the member around `offset` userName for its serializer
+ * (`@JsonProperty("userName")`, `[JsonPropertyName("userName")]` on the line above): the range of its
+ * name and arguments, which the ignore annotation replaces.
+ */
+function namingAnnotation(parsed: ParsedFile, offset: number): { start: number; end: number } | undefined {
+  const member = [...ancestry(parsed.nodeAt(offset))].find((node) => MEMBER.test(node.type));
+  const annotations = member?.descendantsOfType(['annotation', 'attribute']) ?? [];
+  for (const annotation of annotations) {
+    const name = annotation?.childForFieldName('name');
+    const argument = annotation?.descendantsOfType(['string_fragment', 'string_literal_content'])[0];
+    if (!annotation || !name || !/^JsonProperty(?:Name)?$/.test(name.text) || argument?.text !== 'userName')
+      continue;
+    return { start: parsed.start(name), end: parsed.end(annotation) };
   }
   return undefined;
 }
@@ -133,7 +140,7 @@ export function removeUserName(parsed: ParsedFile, offset: number, finding: Find
       if (found) return { edits: [{ ...found, text: '', label, finding }], notes: [] };
     }
     if (ancestor.type === 'field_declaration' && parsed.language === 'go') {
-      const tag = nearestMatch(parsed.text, offset, /json:"userName[^"]*"/, parsed.isCode);
+      const tag = parsed.tokenMatch(offset, /json:"userName[^"]*"/);
       if (tag)
         return {
           edits: [

@@ -6,7 +6,7 @@
 import YAML from 'yaml';
 import type { ConfigFormat } from '../config-files.js';
 import type { Finding } from '../rules.js';
-import { type FileFix, offsetOf } from './edits.js';
+import { type FileFix, type FindNear, nearestMatch, offsetOf } from './edits.js';
 import { LOOKUP_PATH, prefixEdit, renameEdit } from './renames.js';
 import { todoLine } from './source-edits.js';
 import { parsesCleanly } from './tree.js';
@@ -34,15 +34,16 @@ export function fixConfig(
 ): FileFix {
   const fix: FileFix = { edits: [], left: [], notes: [] };
   const isCode = (offset: number) => format === 'json' || !isCommentLine(text, offset);
+  const find: FindNear = (at, pattern) => nearestMatch(text, at, pattern, isCode);
   const todo = todoLine(text, COMMENT[format]);
   for (const finding of findings) {
     if (finding.severity !== 'error') continue;
     const offset = offsetOf(text, finding.location.line ?? 1, finding.location.column ?? 1);
     const result =
       finding.rule === 'PO101'
-        ? prefixEdit(text, offset, finding, addresses, isCode, todo)
+        ? prefixEdit(text, offset, finding, addresses, find, todo)
         : finding.rule === 'PO106'
-          ? renameEdit(text, offset, finding, LOOKUP_PATH, 'orders', isCode)
+          ? renameEdit(find, offset, finding, LOOKUP_PATH, 'orders')
           : { edits: [], notes: [], failed: 'the codemod changes only addresses and paths in configuration' };
     fix.edits.push(...result.edits);
     fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));

@@ -27,7 +27,7 @@ export function uuidEdits(
   finding: Finding,
   callers: CallersPassUuid = () => 'other',
 ): RenameResult {
-  const path = renameEdit(parsed.text, offset, finding, LOOKUP_PATH, 'orders', parsed.isCode);
+  const path = renameEdit(parsed.tokenMatch, offset, finding, LOOKUP_PATH, 'orders');
   const pathEdit = path.edits[0];
   if (path.failed || !pathEdit) return path;
   const lookup = lineAround(parsed.text, offset);
@@ -140,7 +140,7 @@ export function keepCreationUuid(parsed: ParsedFile, findings: Finding[], fix: F
       entry.finding.location.line ?? 1,
       entry.finding.location.column ?? 1,
     );
-    const path = renameEdit(parsed.text, offset, entry.finding, LOOKUP_PATH, 'orders', parsed.isCode);
+    const path = renameEdit(parsed.tokenMatch, offset, entry.finding, LOOKUP_PATH, 'orders');
     fix.edits.push(...path.edits);
     fix.notes.push(
       `line ${entry.finding.location.line}: the lookup now takes what the creation keeps, the order's uuid: check that its callers pass that value`,

@@ -66,9 +66,9 @@ function editFor(
 ): RenameResult | undefined {
   switch (finding.rule) {
     case 'PO101':
-      return prefixEdit(parsed.text, offset, finding, addresses, parsed.isCode, todo);
+      return prefixEdit(parsed.text, offset, finding, addresses, parsed.tokenMatch, todo);
     case 'PO102':
-      return renameEdit(parsed.text, offset, finding, USER_NAME, 'username', parsed.isCode);
+      return renameEdit(parsed.tokenMatch, offset, finding, USER_NAME, 'username');
     case 'PO103':
       return removeUserName(parsed, offset, finding);
     case 'PO104':

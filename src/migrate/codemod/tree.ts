@@ -1,10 +1,15 @@
 /**
  * The codemod's view of a parsed file: the node at an offset, whether an offset is code or comment,
- * where a line-level edit goes, and whether a text parses with the file's grammar.
+ * the token (a string's text, a key, a property, a name) where a name or prefix is, and whether a
+ * text parses with the file's grammar.
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { parserFor } from '../syntax/grammars.js';
 import type { LanguageId } from '../syntax/languages.js';
+import { type Found, nearestMatch } from './edits.js';
+
+/** Nodes that hold a string's text between its delimiters, even where escapes are their children. */
+const STRING_TEXT = /content|fragment|^string_value$/;
 
 /** The text as the grammar reads it: PHP written without its opening tag gets one. */
 function grammarInput(text: string, language: LanguageId): { input: string; shift: number } {
@@ -48,6 +53,20 @@ export class ParsedFile {
   end(node: Node): number {
     return node.endIndex - this.shift;
   }
+
+  /**
+   * The occurrence of `pattern` nearest `offset`, on its line, that lies inside one token of the
+   * syntax tree and not in a comment: a string's text, a key, a property or a name. The pattern may
+   * look around the token (`(?<=\.)checkout`, `(?<=['"])1(?=['"])`); what it matches is the token's.
+   */
+  tokenMatch = (offset: number, pattern: RegExp): Found | undefined =>
+    nearestMatch(this.text, offset, pattern, (start, end) => {
+      const token = this.tree.rootNode.descendantForIndex(
+        start + this.shift,
+        Math.max(start, end - 1) + this.shift,
+      );
+      return token !== null && (token.childCount === 0 || STRING_TEXT.test(token.type)) && this.isCode(start);
+    });
 
   /** False inside a comment. */
   isCode = (offset: number): boolean => {
