@@ -4,8 +4,10 @@
  * text parses with the file's grammar.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import { type Node as Lowered, shiftOffsets, walk } from '../syntax/ast.js';
 import { parserFor } from '../syntax/grammars.js';
 import type { LanguageId } from '../syntax/languages.js';
+import { lowerTree } from '../syntax/lower.js';
 import { type Found, nearestMatch } from './edits.js';
 
 /** Nodes that hold a string's text between its delimiters, even where escapes are their children. */
@@ -30,6 +32,25 @@ export class ParsedFile {
     const { input, shift } = grammarInput(text, language);
     const tree = parser.parse(input);
     return tree ? new ParsedFile(text, language, tree, shift) : undefined;
+  }
+
+  private lowered: Lowered[] | undefined;
+
+  /**
+   * The file's tree lowered into migrate-check's language-neutral nodes (syntax/ast.ts): strings with
+   * their interpolations, member reads, calls, assignments, functions; offsets are the text's.
+   */
+  get syntax(): Lowered[] {
+    if (!this.lowered) {
+      this.lowered = lowerTree(this.tree.rootNode, this.language);
+      if (this.shift !== 0) shiftOffsets(this.lowered, -this.shift);
+    }
+    return this.lowered;
+  }
+
+  /** Every node of `syntax` once, parents before children (a function's returned value is also in its body). */
+  get nodes(): Lowered[] {
+    return [...new Set(walk(this.syntax))];
   }
 
   get hasError(): boolean {
