@@ -4,6 +4,7 @@
  * is found in the string, concatenation or format call that builds the path, and is the order's uuid
  * only by where its value comes from. Each with the near miss that a text search would get wrong.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { ParsedFile } from '../../src/migrate/codemod/tree.js';
 import { checkSource } from '../../src/migrate/source.js';
 import { type LanguageId, languageOf } from '../../src/migrate/syntax/languages.js';
 import { freshCli, tempDir } from '../helpers/cli.js';
+import { needsTool } from '../helpers/tools.js';
 
 /** A folder of files, written under a fresh temporary folder. */
 function folderOf(files: Record<string, string>): string {
@@ -245,5 +247,119 @@ describe("a lookup's callers: call expressions of the function's name, with an a
     expect(readFileSync(join(java, 'OrderService.java'), 'utf8')).toContain(
       'CHECKOUT + "/v2/api/orders/" + uuid',
     );
+  });
+});
+
+describe('Go amounts in integer cents, with the standard library only, the import added in the tree', () => {
+  const program = (imports: string[], body: string) =>
+    [
+      'package main',
+      '',
+      'import (',
+      ...imports.map((path) => `\t"${path}"`),
+      ')',
+      '',
+      'func send(body map[string]string) { b, _ := json.Marshal(body); fmt.Println(string(b)); http.Post(checkoutURL+"/1/checkout", "application/json", nil) }',
+      '',
+      'var checkoutURL = os.Getenv("CHECKOUT")',
+      '',
+      'func main() {',
+      body,
+      '}',
+      '',
+    ].join('\n');
+  const order = (amount: string) =>
+    `\tsend(map[string]string{"amount": ${amount}, "description": "Tea", "callback_success": "https://s.example/ok", "callback_fail": "https://s.example/ko"})`;
+
+  /** The program's output, run with `go run` where Go is installed; undefined where it is not. */
+  function run(text: string): string | undefined {
+    const go = needsTool('go');
+    if (go.skip) return undefined;
+    go.check();
+    const folder = tempDir('payorder-go-');
+    writeFileSync(join(folder, 'main.go'), text);
+    return execFileSync('go', ['run', 'main.go'], {
+      cwd: folder,
+      encoding: 'utf8',
+      env: { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'off', GOCACHE: join(folder, '.cache') },
+    });
+  }
+
+  it.each([
+    [
+      'fmt.Sprintf("%.2f", total) of a float64 variable',
+      ['encoding/json', 'fmt', 'net/http', 'os'],
+      '\ttotal := 149.90\n' + order('fmt.Sprintf("%.2f", total)'),
+      'fmt.Sprint(int64(math.Round(total*100)))',
+      '\t"os"\n\t"math"\n)',
+    ],
+    [
+      "strconv.FormatFloat(price, 'f', 2, 64) of a float32 (converted first)",
+      ['encoding/json', 'fmt', 'net/http', 'os', 'strconv'],
+      '\tvar price float32 = 0.07\n' + order("strconv.FormatFloat(float64(price), 'f', 2, 64)"),
+      'strconv.FormatInt(int64(math.Round(float64(price)*100)), 10)',
+      '\t"strconv"\n\t"math"\n)',
+    ],
+    [
+      'fmt.Sprintf("%d.%02d", cents/100, cents%100) made of integer cents',
+      ['encoding/json', 'fmt', 'net/http', 'os'],
+      '\tcents := int64(1250)\n' + order('fmt.Sprintf("%d.%02d", cents/100, cents%100)'),
+      'fmt.Sprint(cents)',
+      '\t"os"\n)',
+    ],
+  ])('%s', async (_, imports, body, converted, importBlockEnd) => {
+    const out = await fixed('main.go', program(imports, body));
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain(`{"amount": ${converted}, "description"`);
+    expect(out.text).toContain(importBlockEnd);
+    const printed = run(
+      out.text.replace(
+        'http.Post(checkoutURL+"/v2/api/checkout", "application/json", nil)',
+        '_ = http.MethodPost',
+      ),
+    );
+    if (printed !== undefined) expect(printed).toMatch(/^\{"amount":"(?:14990|7|1250)",/);
+  });
+
+  it('near miss: a Sprintf of another value and the amount printed in a log line stay as they are', async () => {
+    const text = program(
+      ['encoding/json', 'fmt', 'net/http', 'os'],
+      '\ttotal := 149.90\n\tlabel := fmt.Sprintf("%.2f", 3.5)\n\tfmt.Printf("total %.2f\\n", total)\n\tfmt.Println(label)\n' +
+        order('fmt.Sprintf("%.2f", total)'),
+    );
+    const out = await fixed('main.go', text);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('label := fmt.Sprintf("%.2f", 3.5)');
+    expect(out.text).toContain('fmt.Printf("total %.2f\\n", total)');
+    expect(out.text).toContain('"amount": fmt.Sprint(int64(math.Round(total*100)))');
+  });
+
+  it('shopspring/decimal StringFixed(2), a string: read by math/big, whose import is added', async () => {
+    const out = await fixed(
+      'main.go',
+      program(
+        ['encoding/json', 'fmt', 'net/http', 'os'],
+        '\ttotal := decimal.NewFromFloat(149.9)\n' + order('total.StringFixed(2)'),
+      ),
+    );
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain(
+      '"amount": func(a string) string { r, _ := new(big.Rat).SetString(a); return r.Mul(r, big.NewRat(100, 1)).FloatString(0) }(total.StringFixed(2))',
+    );
+    expect(out.text).toContain('\t"os"\n\t"math/big"\n)');
+  });
+
+  it('a file with one import line gets another; a file that has math keeps one', async () => {
+    const single = await fixed(
+      'main.go',
+      `package main\n\nimport "fmt"\n\nfunc create(total float64) {\n${order('fmt.Sprintf("%.2f", total)')}\n}\n`,
+    );
+    expect(single.text).toContain('import "fmt"\nimport "math"\n');
+    const has = await fixed(
+      'main.go',
+      `package main\n\nimport (\n\t"fmt"\n\t"math"\n)\n\nfunc create(total float64) {\n${order('fmt.Sprintf("%.2f", math.Abs(total))')}\n}\n`,
+    );
+    expect(has.text.match(/"math"/g)).toHaveLength(1);
+    expect(has.text).toContain('fmt.Sprint(int64(math.Round(float64(math.Abs(total))*100)))');
   });
 });

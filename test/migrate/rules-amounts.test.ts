@@ -156,6 +156,19 @@ describe('PO104: two-decimal formatting, by idiom', () => {
     ).toEqual(['4:47 error']);
   });
 
+  it('Go: shopspring/decimal StringFixed(2), not StringFixed(0)', async () => {
+    expect(
+      await amounts('pay.go', [
+        'package main',
+        'func f() {',
+        '  http.Post(base+"/checkout", "application/json", nil)',
+        '  body := map[string]string{"amount": total.StringFixed(2), "description": "x"}',
+        '  b2 := map[string]string{"amount": cents.StringFixed(0), "description": "x"}',
+        '}',
+      ]),
+    ).toEqual(['4:45 error']);
+  });
+
   it('C#: ToString("F2"), ToString("0.00") and Math.Round(x, 2); ToString("D") is not', async () => {
     expect(
       await amounts('Pay.cs', [

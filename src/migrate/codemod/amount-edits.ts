@@ -6,7 +6,8 @@ import type { Node } from 'web-tree-sitter';
 import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
 import type { TextEdit } from './edits.js';
-import { CENTS, type CodeLanguage, GO_CENTS } from './idioms.js';
+import { goCents } from './go-amounts.js';
+import { CENTS, type CodeLanguage } from './idioms.js';
 import { PAIRS, STATEMENT, STOP, STRING_TYPES } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -204,37 +205,6 @@ function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding):
     ],
     notes: [],
   };
-}
-
-/**
- * Go: only an expression that is a string for sure (fmt.Sprintf, strconv.FormatFloat) is converted,
- * with math/big's exact rationals; the import is added to the file's import block.
- */
-function goCents(parsed: ParsedFile, expression: Node, finding: Finding): RenameResult {
-  const value = expression.text;
-  if (!/^(?:fmt\.Sprintf|strconv\.FormatFloat)\(/.test(value))
-    return {
-      edits: [],
-      notes: [],
-      failed:
-        'in Go, only an amount made by fmt.Sprintf or strconv.FormatFloat is converted (its type is then known)',
-    };
-  const block = /^import \(\n/m.exec(parsed.text);
-  if (!block) return { edits: [], notes: [], failed: 'the Go file has no import block to add math/big to' };
-  const edits: TextEdit[] = [
-    {
-      start: parsed.start(expression),
-      end: parsed.end(expression),
-      text: GO_CENTS(value),
-      label: `amount ${value} → integer cents by exact arithmetic`,
-      finding,
-    },
-  ];
-  if (!/^\s*"math\/big"$/m.test(parsed.text)) {
-    const at = block.index + block[0].length;
-    edits.push({ start: at, end: at, text: '\t"math/big"\n', label: 'added import math/big' });
-  }
-  return { edits, notes: [] };
 }
 
 /** An import line after the file's last top-level import (Python), or at its top. */
