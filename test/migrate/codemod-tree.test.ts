@@ -289,21 +289,21 @@ describe('Go amounts in integer cents, with the standard library only, the impor
     [
       'fmt.Sprintf("%.2f", total) of a float64 variable',
       ['encoding/json', 'fmt', 'net/http', 'os'],
-      '\ttotal := 149.90\n' + order('fmt.Sprintf("%.2f", total)'),
+      `\ttotal := 149.90\n${order('fmt.Sprintf("%.2f", total)')}`,
       'fmt.Sprint(int64(math.Round(total*100)))',
       '\t"os"\n\t"math"\n)',
     ],
     [
       "strconv.FormatFloat(price, 'f', 2, 64) of a float32 (converted first)",
       ['encoding/json', 'fmt', 'net/http', 'os', 'strconv'],
-      '\tvar price float32 = 0.07\n' + order("strconv.FormatFloat(float64(price), 'f', 2, 64)"),
+      `\tvar price float32 = 0.07\n${order("strconv.FormatFloat(float64(price), 'f', 2, 64)")}`,
       'strconv.FormatInt(int64(math.Round(float64(price)*100)), 10)',
       '\t"strconv"\n\t"math"\n)',
     ],
     [
       'fmt.Sprintf("%d.%02d", cents/100, cents%100) made of integer cents',
       ['encoding/json', 'fmt', 'net/http', 'os'],
-      '\tcents := int64(1250)\n' + order('fmt.Sprintf("%d.%02d", cents/100, cents%100)'),
+      `\tcents := int64(1250)\n${order('fmt.Sprintf("%d.%02d", cents/100, cents%100)')}`,
       'fmt.Sprint(cents)',
       '\t"os"\n)',
     ],
@@ -339,7 +339,7 @@ describe('Go amounts in integer cents, with the standard library only, the impor
       'main.go',
       program(
         ['encoding/json', 'fmt', 'net/http', 'os'],
-        '\ttotal := decimal.NewFromFloat(149.9)\n' + order('total.StringFixed(2)'),
+        `\ttotal := decimal.NewFromFloat(149.9)\n${order('total.StringFixed(2)')}`,
       ),
     );
     expect(out.left).toEqual([]);
