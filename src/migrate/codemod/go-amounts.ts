@@ -30,7 +30,7 @@ const literalText = (node: Node | undefined) =>
     : undefined;
 
 /** Whether the tree declares `name` a float64 in the function around `at` (a parameter, a var, a literal). */
-function declaredFloat64(parsed: ParsedFile, at: Node, name: string): boolean {
+function declaredFloat64(at: Node, name: string): boolean {
   let scope: Node | null = at;
   while (scope && scope.type !== 'function_declaration' && scope.type !== 'method_declaration')
     scope = scope.parent;
@@ -49,18 +49,18 @@ function declaredFloat64(parsed: ParsedFile, at: Node, name: string): boolean {
 }
 
 /** `int64(math.Round(x*100))`: a float amount's cents, exact for at most two decimals. */
-function roundedCents(parsed: ParsedFile, value: Node, float64: boolean): string {
-  const known = float64 || (value.type === 'identifier' && declaredFloat64(parsed, value, value.text));
+function roundedCents(value: Node, float64: boolean): string {
+  const known = float64 || (value.type === 'identifier' && declaredFloat64(value, value.text));
   return `int64(math.Round(${known ? value.text : `float64(${value.text})`}*100))`;
 }
 
 /** The edit's new expression for the amount call, and the imports it needs. */
-function convert(parsed: ParsedFile, call: Node): { text: string; imports: string[] } | undefined {
+function convert(call: Node): { text: string; imports: string[] } | undefined {
   const callee = calleeOf(call);
   const args = argumentsOf(call);
   const format = literalText(args[0]);
   if (callee === 'fmt.Sprintf' && format === '%.2f' && args.length === 2 && args[1])
-    return { text: `fmt.Sprint(${roundedCents(parsed, args[1], false)})`, imports: ['math'] };
+    return { text: `fmt.Sprint(${roundedCents(args[1], false)})`, imports: ['math'] };
   if (callee === 'fmt.Sprintf' && format === '%d.%02d' && args.length === 3) {
     const whole = /^(.+?)\s*\/\s*100$/.exec(args[1]?.text ?? '')?.[1];
     const rest = /^(.+?)\s*%\s*100$/.exec(args[2]?.text ?? '')?.[1];
@@ -68,7 +68,7 @@ function convert(parsed: ParsedFile, call: Node): { text: string; imports: strin
   }
   if (callee === 'strconv.FormatFloat' && args[0] && /^'[fg]'$/.test(args[1]?.text ?? ''))
     // FormatFloat takes a float64: its argument is one.
-    return { text: `strconv.FormatInt(${roundedCents(parsed, args[0], true)}, 10)`, imports: ['math'] };
+    return { text: `strconv.FormatInt(${roundedCents(args[0], true)}, 10)`, imports: ['math'] };
   // Known to be a string: fmt.Sprintf otherwise, shopspring/decimal's StringFixed(2) and String().
   if (/^fmt\.Sprintf$|\.StringFixed(?:Bank)?$/.test(callee))
     return { text: GO_CENTS(call.text), imports: ['math/big'] };
@@ -106,7 +106,7 @@ export function goCents(parsed: ParsedFile, expression: Node, finding: Finding):
   // A keyed element's value is wrapped in a literal_element.
   const value = expression.type === 'literal_element' ? expression.namedChildren[0] : expression;
   const call = value?.type === 'call_expression' ? value : undefined;
-  const converted = call && convert(parsed, call);
+  const converted = call && convert(call);
   if (!call || !converted)
     return {
       edits: [],
