@@ -363,3 +363,24 @@ describe('Go amounts in integer cents, with the standard library only, the impor
     expect(has.text).toContain('fmt.Sprint(int64(math.Round(float64(math.Abs(total))*100)))');
   });
 });
+
+describe("Python's Decimal import, placed by the module's top-level nodes", () => {
+  const send =
+    'requests.post(CHECKOUT + "/v2/api/checkout", json={"amount": f"{total:.2f}", "description": "Tea", "callback_success": OK, "callback_fail": KO})\n';
+
+  it('after the last top-level import, a __future__ import included', async () => {
+    const out = await fixed('pay.py', `from __future__ import annotations\n\n${send}`);
+    expect(out.left).toEqual([]);
+    expect(out.text).toBe(
+      `from __future__ import annotations\nfrom decimal import Decimal\n\n${send.replace('"amount": f"{total:.2f}"', '"amount": str(int(Decimal(str(f"{total:.2f}")) * 100))')}`,
+    );
+  });
+
+  it('near miss: the import written in a docstring is not an import, so the real one is added after it', async () => {
+    const docstring = '"""Usage:\nfrom decimal import Decimal\n"""\n';
+    const out = await fixed('pay.py', `${docstring}${send}`);
+    expect(out.text.startsWith(`${docstring}from decimal import Decimal\n`)).toBe(true);
+    const has = await fixed('pay.py', `import os\nfrom decimal import ROUND_HALF_UP, Decimal\n${send}`);
+    expect(has.text.match(/import .*Decimal/g)).toHaveLength(1);
+  });
+});

@@ -85,7 +85,7 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
       finding,
     },
   ];
-  if (idiom.needs && !idiom.needs.present.test(parsed.text)) edits.push(importLine(parsed, idiom.needs.line));
+  if (idiom.needs) edits.push(...importLine(parsed, idiom.needs));
   return {
     edits,
     notes: [
@@ -207,16 +207,25 @@ function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding):
   };
 }
 
-/** An import line after the file's last top-level import (Python), or at its top. */
-function importLine(parsed: ParsedFile, line: string): TextEdit {
-  const imports = /^(?:import |from \S+ import )[^\n]*\n/gm;
-  let at = 0;
-  for (let match = imports.exec(parsed.text); match; match = imports.exec(parsed.text))
-    if (parsed.isCode(match.index) && match[0].startsWith('from __future__') === false)
-      at = match.index + match[0].length;
-  if (at === 0) {
-    const docstring = /^(?:#![^\n]*\n)?(?:\s*(?:"""[\s\S]*?"""|'''[\s\S]*?''')[^\n]*\n)?/.exec(parsed.text);
-    at = docstring?.[0].length ?? 0;
-  }
-  return { start: at, end: at, text: `${line}\n`, label: `added ${line}` };
+/**
+ * The import line an idiom needs (Python), unless one of the file's top-level imports has it: after
+ * the last of them (`from __future__` ones included, which must come first), or after the module's
+ * docstring and first comments.
+ */
+function importLine(parsed: ParsedFile, needs: { line: string; present: RegExp }): TextEdit[] {
+  const top = parsed.nodeAt(0).tree.rootNode.namedChildren.filter((node) => node !== null);
+  const imports = top.filter((node) =>
+    /^(?:import_statement|import_from_statement|future_import_statement)$/.test(node.type),
+  );
+  if (imports.some((node) => needs.present.test(node.text))) return [];
+  const docstring =
+    top[0]?.type === 'expression_statement' && top[0].firstNamedChild?.type === 'string' ? top[0] : undefined;
+  const comments = top.filter(
+    (node) => node.type === 'comment' && (!docstring || node.startIndex < docstring.startIndex),
+  );
+  const after = imports.at(-1) ?? docstring ?? comments.at(-1);
+  const at = after ? parsed.text.indexOf('\n', parsed.end(after)) + 1 || parsed.text.length : 0;
+  const text =
+    at === parsed.text.length && !parsed.text.endsWith('\n') ? `\n${needs.line}\n` : `${needs.line}\n`;
+  return [{ start: at, end: at, text, label: `added ${needs.line}` }];
 }

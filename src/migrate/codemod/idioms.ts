@@ -27,7 +27,7 @@ export const LINE_COMMENT: Record<CodeLanguage, string> = {
 /** An expression that turns the decimal amount `value` into its integer cents as a string. */
 export interface CentsIdiom {
   wrap: (value: string) => string;
-  /** A line the file needs for it (an import), with what tells that the file has it already. */
+  /** A line the file needs for it (an import), with what tells that one of its imports has it already. */
   needs?: { line: string; present: RegExp };
   /** The idiom, as the README shows it. */
   shown: string;
@@ -51,7 +51,7 @@ export const CENTS: Record<CodeLanguage, CentsIdiom | undefined> = {
   tsx: { wrap: JS, shown: JS('amount') },
   python: {
     wrap: (value) => `str(int(Decimal(str(${value})) * 100))`,
-    needs: { line: 'from decimal import Decimal', present: /^from decimal import (?:.*\b)?Decimal\b/m },
+    needs: { line: 'from decimal import Decimal', present: /^from decimal import (?:.*\b)?Decimal\b/ },
     shown: 'str(int(Decimal(str(amount)) * 100))  # from decimal import Decimal',
   },
   php: {
