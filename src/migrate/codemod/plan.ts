@@ -68,7 +68,7 @@ async function planFile(
   const language = format ? undefined : languageOf(file, before);
   let fix: FileFix;
   let parsesBefore = true;
-  if (format) fix = fixConfig(before, format, findings, options.addresses);
+  if (format) fix = await fixConfig(before, format, findings, options.addresses);
   else if (language) {
     const parsed = await ParsedFile.parse(before, language);
     if (!parsed) throw new Error(`cannot parse ${file}`);
