@@ -349,6 +349,71 @@ describe('Go amounts in integer cents, with the standard library only, the impor
     expect(out.text).toContain('\t"os"\n\t"math/big"\n)');
   });
 
+  const STRUCT = [
+    'package main',
+    '',
+    'import (',
+    '\t"bytes"',
+    '\t"encoding/json"',
+    '\t"fmt"',
+    '\t"net/http"',
+    ')',
+    '',
+    'type CreateOrder struct {',
+    '\tAmount          float64 `json:"amount"`',
+    '\tDescription     string  `json:"description"`',
+    '\tCallbackSuccess string  `json:"callback_success"`',
+    '\tCallbackFail    string  `json:"callback_fail"`',
+    '}',
+    '',
+    'type TaxLine struct {',
+    '\tRate float64 `json:"rate"`',
+    '}',
+    '',
+    'func main() {',
+    '\ttotal := 149.9',
+    '\torder := CreateOrder{Amount: total, Description: "Tea", CallbackSuccess: "https://s.example/ok", CallbackFail: "https://s.example/ko"}',
+    '\tif len(order.Description) > 10 {',
+    '\t\torder.Amount = 0.29',
+    '\t}',
+    '\tbody, _ := json.Marshal(order)',
+    '\ttax, _ := json.Marshal(TaxLine{Rate: 0.2})',
+    '\tfmt.Println(string(body), string(tax))',
+    '\t_, _ = http.Post("https://pay.example.com/1/checkout", "application/json", bytes.NewReader(body))',
+    '}',
+    '',
+  ].join('\n');
+
+  it('a float64 amount field of the order struct: int64 cents sent as text, each value set to it converted; another float field stays', async () => {
+    const out = await fixed('main.go', STRUCT);
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('\tAmount          int64 `json:"amount,string"`\n');
+    expect(out.text).toContain('CreateOrder{Amount: int64(math.Round(total*100)), Description');
+    expect(out.text).toContain('\t\torder.Amount = int64(math.Round(float64(0.29)*100))\n');
+    expect(out.text).toContain('\tRate float64 `json:"rate"`');
+    expect(out.text).toContain('\t"net/http"\n\t"math"\n)');
+    const printed = run(
+      out.text.replace(
+        '_, _ = http.Post("https://pay.example.com/v2/api/checkout", "application/json", bytes.NewReader(body))',
+        '_, _ = http.MethodPost, bytes.NewReader',
+      ),
+    );
+    if (printed !== undefined)
+      expect(printed).toBe(
+        '{"amount":"14990","description":"Tea","callback_success":"https://s.example/ok","callback_fail":"https://s.example/ko"} {"rate":0.2}\n',
+      );
+  });
+
+  it('near miss: an amount field the file reads (order.Amount * 2) is left with its reason, its type unchanged', async () => {
+    const text = STRUCT.replace(
+      '\tfmt.Println(string(body), string(tax))',
+      '\tfmt.Println(string(body), string(tax), order.Amount*2)',
+    );
+    const out = await fixed('main.go', text);
+    expect(out.left).toEqual(['PO104: Amount is read in the file, which a change of its type would break']);
+    expect(out.text).toContain('\tAmount          float64 `json:"amount"`');
+  });
+
   it('a file with one import line gets another; a file that has math keeps one', async () => {
     const single = await fixed(
       'main.go',

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
 import type { TextEdit } from './edits.js';
-import { goCents } from './go-amounts.js';
+import { goCents, goFieldCents } from './go-amounts.js';
 import { CENTS, type CodeLanguage } from './idioms.js';
 import { PAIRS, STATEMENT, STOP, STRING_TYPES } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
@@ -63,6 +63,11 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
   const scaled =
     language === 'bash' ? shellScaledCents(parsed, offset, finding) : scaledCents(parsed, offset, finding);
   if (scaled) return scaled;
+  const field =
+    language === 'go'
+      ? [...ancestry(parsed.nodeAt(offset))].find((node) => node.type === 'field_declaration')
+      : undefined;
+  if (field) return goFieldCents(parsed, field, finding);
   const expression = amountExpression(parsed, offset);
   if (language === 'go' && expression) return goCents(parsed, expression, finding);
   const idiom = CENTS[language];

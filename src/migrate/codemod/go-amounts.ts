@@ -4,8 +4,10 @@
  * `strconv.FormatFloat(x, 'f', 2, 64)`) becomes `int64(math.Round(x*100))`, exact for an amount with
  * at most two decimals, printed by the same package; a decimal printed from integer cents
  * (`fmt.Sprintf("%d.%02d", c/100, c%100)`) gives back `c`; any other expression known to be a string
- * (`d.StringFixed(2)` of shopspring/decimal) is read by math/big's exact rationals. An import the
- * edit needs is added to the file's import declarations, found in the tree.
+ * (`d.StringFixed(2)` of shopspring/decimal) is read by math/big's exact rationals. A float64 field
+ * of an order struct becomes an int64 of cents that encoding/json writes as text (`,string`), and
+ * every value this file sets it to is converted; a field read anywhere in the file is left. An
+ * import the edit needs is added to the file's import declarations, found in the tree.
  */
 import type { Node } from 'web-tree-sitter';
 import type { Finding } from '../rules.js';
@@ -126,5 +128,79 @@ export function goCents(parsed: ParsedFile, expression: Node, finding: Finding):
       ...goImports(parsed, converted.imports),
     ],
     notes: [],
+  };
+}
+
+/** The value set to `field` of struct `struct` by one keyed element or assignment, or why it cannot be told. */
+function fieldSetters(root: Node, struct: string, field: string): Node[] | string {
+  const values: Node[] = [];
+  for (const literal of root.descendantsOfType('composite_literal')) {
+    if (literal?.childForFieldName('type')?.text !== struct) continue;
+    const elements = literal.childForFieldName('body')?.namedChildren ?? [];
+    if (
+      elements.some(
+        (element) => element && element.type !== 'keyed_element' && !element.type.includes('comment'),
+      )
+    )
+      return `a ${struct}{…} literal sets its fields by position`;
+    for (const element of elements) {
+      const [key, value] = element?.namedChildren ?? [];
+      if (key?.text === field && value) values.push(value.namedChildren[0] ?? value);
+    }
+  }
+  for (const selector of root.descendantsOfType('selector_expression')) {
+    if (selector?.childForFieldName('field')?.text !== field) continue;
+    const left = selector.parent;
+    const statement = left?.parent;
+    // Tree nodes are compared by id: each access makes a new object.
+    if (
+      left?.type !== 'expression_list' ||
+      statement?.type !== 'assignment_statement' ||
+      statement.childForFieldName('left')?.id !== left.id
+    )
+      return `${field} is read in the file, which a change of its type would break`;
+    const index = left.namedChildren.findIndex((one) => one?.id === selector.id);
+    const value = statement.childForFieldName('right')?.namedChildren[index];
+    if (!value || statement.childForFieldName('operator')?.text !== '=')
+      return `${field} is changed in place, which cannot be made cents here`;
+    values.push(value);
+  }
+  return values;
+}
+
+/** Go: a float64 amount field of an order struct, which encoding/json writes as a number with decimals. */
+export function goFieldCents(parsed: ParsedFile, declaration: Node, finding: Finding): RenameResult {
+  const type = declaration.childForFieldName('type');
+  const tag = declaration.childForFieldName('tag');
+  const names = declaration.childrenForFieldName('name');
+  const spec = declaration.parent?.parent?.parent;
+  const struct = spec?.type === 'type_spec' ? spec.childForFieldName('name')?.text : undefined;
+  const json = tag && /json:"([^"]*)"/.exec(tag.text);
+  const field = names[0]?.text;
+  const none = (failed: string): RenameResult => ({ edits: [], notes: [], failed });
+  if (!type || !tag || !json || !struct || !field || names.length !== 1)
+    return none('the amount field is not one named, tagged field of a named struct');
+  const setters = fieldSetters(parsed.nodeAt(0).tree.rootNode, struct, field);
+  if (typeof setters === 'string') return none(setters);
+  const options = json[1] ?? '';
+  const tagAt = parsed.start(tag) + json.index + 'json:"'.length + options.length;
+  const label = `${struct}.${field} float64 → int64 cents, sent as text`;
+  return {
+    edits: [
+      { start: parsed.start(type), end: parsed.end(type), text: 'int64', label, finding },
+      ...(options.split(',').includes('string')
+        ? []
+        : [{ start: tagAt, end: tagAt, text: ',string', label }]),
+      ...setters.map((value) => ({
+        start: parsed.start(value),
+        end: parsed.end(value),
+        text: roundedCents(value, false),
+        label: `${struct}.${field} set to cents`,
+      })),
+      ...(setters.length > 0 ? goImports(parsed, ['math']) : []),
+    ],
+    notes: [
+      `${struct}.${field} now holds int64 cents (encoding/json sends it as "14990"): code in other files that sets it must pass int64(math.Round(x*100))`,
+    ],
   };
 }

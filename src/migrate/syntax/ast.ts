@@ -122,6 +122,8 @@ export interface Field {
   json?: { name: string; start: number; end: number };
   /** Where an annotation naming the JSON field would go (before the field's declaration). */
   declStart: number;
+  /** The declared type as written, where the declaration gives one (Go: `float64`). */
+  type?: string;
   nested?: TypeDecl;
 }
 
