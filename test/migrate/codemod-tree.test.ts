@@ -139,6 +139,26 @@ describe('a lookup: its id found in the tree that builds the path, a uuid only b
       'id=$(printf \'%s\' "$order" | jq -r \'.id\')\ncurl -sS "$CHECKOUT/1/order/$id"\n',
       'id=$(printf \'%s\' "$order" | jq -r \'.uuid\')\ncurl -sS "$CHECKOUT/v2/api/orders/$id"\n',
     ],
+    [
+      'find.ts',
+      'const id: string = created.data.id;\nconst found = await get(CHECKOUT + "/1/order/" + encodeURIComponent(id));\n',
+      'const id: string = created.data.uuid;\nconst found = await get(CHECKOUT + "/v2/api/orders/" + encodeURIComponent(id));\n',
+    ],
+    [
+      'find.php',
+      '<?php\n$id = $created->id;\n$found = get("$checkout/1/order/{$id}");\n',
+      '<?php\n$id = $created->uuid;\n$found = get("$checkout/v2/api/orders/{$id}");\n',
+    ],
+    [
+      'Find.cs',
+      'class Find { async Task<string> Get(Order created) { var uuid = created.Uuid; return await Call($"{Checkout}/1/order/{uuid}"); } }\n',
+      'class Find { async Task<string> Get(Order created) { var uuid = created.Uuid; return await Call($"{Checkout}/v2/api/orders/{uuid}"); } }\n',
+    ],
+    [
+      'Find.cs',
+      'class Find { Task<string> Get(JsonNode created) => Call(string.Format("{0}/1/order/{1}", Checkout, created["id"])); }\n',
+      'class Find { Task<string> Get(JsonNode created) => Call(string.Format("{0}/v2/api/orders/{1}", Checkout, created["uuid"])); }\n',
+    ],
   ])('%s: the path renamed, the id read from the answer where it is set', async (file, text, expected) => {
     const out = await fixed(file, text);
     expect(out.left).toEqual([]);
