@@ -11,7 +11,7 @@ import { formatCents, parseAmount } from '../contract/money.js';
 import { PREFIX } from '../contract/versions.js';
 import { isObject, kindOf, v1Path } from './bodies.js';
 import { applyEdits, compatible, lineAround, type TextEdit } from './codemod/edits.js';
-import { originOf } from './codemod/lookup-callers.js';
+import { originOf } from './codemod/origins.js';
 import { CHECKOUT_LINK } from './codemod/renames.js';
 import { ParsedFile, parsesCleanly } from './codemod/tree.js';
 import type { FixedText } from './fix.js';

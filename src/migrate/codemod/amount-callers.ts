@@ -10,8 +10,8 @@ import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
 import * as A from '../syntax/ast.js';
 import { offsetOf, type TextEdit } from './edits.js';
-import { assignmentsOf, callsOf, parameterOf } from './lookup-callers.js';
 import { PAIRS } from './node-kinds.js';
+import { assignmentsOf, callsOf, parameterOf } from './origins.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
 /** A unit's parsed file and its path. */

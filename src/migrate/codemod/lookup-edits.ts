@@ -2,13 +2,13 @@
  * PO106: the v1 lookup `/order/:id` becomes `/orders/:uuid`. The path is renamed in the string that
  * holds it; the id is what the tree puts after it: the string's next interpolation, the operand
  * joined after it, or the format call's argument for its placeholder. That value must be the order's
- * uuid by where it comes from (lookup-callers.ts): a read of the v1 id is renamed to read the uuid.
+ * uuid by where it comes from (origins.ts): a read of the v1 id is renamed to read the uuid.
  */
 
 import type { Finding } from '../rules.js';
 import * as A from '../syntax/ast.js';
 import { type FileFix, offsetOf, type TextEdit } from './edits.js';
-import { type CallersPassUuid, originOf } from './lookup-callers.js';
+import { type CallersPassUuid, originOf } from './origins.js';
 import { LOOKUP_PATH, type RenameResult, renameEdit } from './renames.js';
 import type { ParsedFile } from './tree.js';
 
