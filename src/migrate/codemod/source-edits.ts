@@ -1,8 +1,9 @@
 /**
  * The codemod for source code: for each finding of a file, the edit on its syntax tree that fixes
- * it, or why there is none. Renames of names and prefixes are in renames.ts; the edits that need
- * the tree are in body-edits.ts (PO103), amount-edits.ts (PO104), lookup-edits.ts (PO106) and
- * status-edits.ts (PO107).
+ * it, or why there is none. Renames of names and prefixes (renames.ts) are made inside the token of
+ * the tree that holds them (ParsedFile.tokenMatch); the other edits are in body-edits.ts (PO103),
+ * amount-edits.ts and go-amounts.ts (PO104), link-edits.ts (PO105), lookup-edits.ts (PO106),
+ * status-edits.ts (PO107) and field-edits.ts (PO110).
  */
 import type { Finding } from '../rules.js';
 import type { LanguageId } from '../syntax/languages.js';
