@@ -218,7 +218,7 @@ function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding):
  * docstring and first comments.
  */
 function importLine(parsed: ParsedFile, needs: { line: string; present: RegExp }): TextEdit[] {
-  const top = parsed.nodeAt(0).tree.rootNode.namedChildren.filter((node) => node !== null);
+  const top = parsed.root.namedChildren.filter((node) => node !== null);
   const imports = top.filter((node) =>
     /^(?:import_statement|import_from_statement|future_import_statement)$/.test(node.type),
   );

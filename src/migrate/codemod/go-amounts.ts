@@ -79,7 +79,7 @@ function convert(call: Node): { text: string; imports: string[] } | undefined {
 
 /** The import lines a Go file lacks, added to its import block (or after its package clause). */
 export function goImports(parsed: ParsedFile, paths: string[]): TextEdit[] {
-  const root = parsed.nodeAt(0).tree.rootNode;
+  const root = parsed.root;
   const declarations = root.namedChildren.filter((node) => node?.type === 'import_declaration');
   const present = new Set(
     declarations.flatMap((declaration) =>
@@ -180,7 +180,7 @@ export function goFieldCents(parsed: ParsedFile, declaration: Node, finding: Fin
   const none = (failed: string): RenameResult => ({ edits: [], notes: [], failed });
   if (!type || !tag || !json || !struct || !field || names.length !== 1)
     return none('the amount field is not one named, tagged field of a named struct');
-  const setters = fieldSetters(parsed.nodeAt(0).tree.rootNode, struct, field);
+  const setters = fieldSetters(parsed.root, struct, field);
   if (typeof setters === 'string') return none(setters);
   const options = json[1] ?? '';
   const tagAt = parsed.start(tag) + json.index + 'json:"'.length + options.length;

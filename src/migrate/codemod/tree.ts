@@ -48,9 +48,17 @@ export class ParsedFile {
     return this.lowered;
   }
 
+  private walked: Lowered[] | undefined;
+
   /** Every node of `syntax` once, parents before children (a function's returned value is also in its body). */
   get nodes(): Lowered[] {
-    return [...new Set(walk(this.syntax))];
+    this.walked ??= [...new Set(walk(this.syntax))];
+    return this.walked;
+  }
+
+  /** The root of the grammar's tree (for PHP without its tag, of the text with one). */
+  get root(): Node {
+    return this.tree.rootNode;
   }
 
   get hasError(): boolean {
