@@ -80,6 +80,21 @@ describe('renames inside the token that holds the name', () => {
       'curl -d \'{"user_name":"\'"$USER"\'","client_secret_id":"\'"$SECRET"\'"}\' "$AUTH/1/auth/token" # "user_name" /1',
       'curl -d \'{"username":"\'"$USER"\'","client_secret_id":"\'"$SECRET"\'"}\' "$AUTH/v2/api/auth/token" # "user_name" /1',
     ],
+    [
+      'token.ts',
+      'const t = await post<Token>(`${AUTH}/1/auth/token`, { user_name: USER, client_secret_id: S } satisfies Body); // user_name',
+      'const t = await post<Token>(`${AUTH}/v2/api/auth/token`, { username: USER, client_secret_id: S } satisfies Body); // user_name',
+    ],
+    [
+      'Token.kt',
+      'val t = post("$auth/1/auth/token", mapOf("user_name" to user, "client_secret_id" to secret)) // "user_name"',
+      'val t = post("$auth/v2/api/auth/token", mapOf("username" to user, "client_secret_id" to secret)) // "user_name"',
+    ],
+    [
+      'Token.cs',
+      'class T { Task<string> Get() => Post($"{Auth}/1/auth/token", new Dictionary<string, string> { ["user_name"] = User, ["client_secret_id"] = Secret }); /* user_name */ }',
+      'class T { Task<string> Get() => Post($"{Auth}/v2/api/auth/token", new Dictionary<string, string> { ["username"] = User, ["client_secret_id"] = Secret }); /* user_name */ }',
+    ],
   ])('%s: the code is renamed, the comment on the same line stays', async (file, text, expected) => {
     const out = await fixed(file, `${text}\n`);
     expect(out.left).toEqual([]);
