@@ -78,7 +78,7 @@ function convert(call: Node): { text: string; imports: string[] } | undefined {
 }
 
 /** The import lines a Go file lacks, added to its import block (or after its package clause). */
-export function goImports(parsed: ParsedFile, paths: string[]): TextEdit[] {
+function goImports(parsed: ParsedFile, paths: string[]): TextEdit[] {
   const root = parsed.root;
   const declarations = root.namedChildren.filter((node) => node?.type === 'import_declaration');
   const present = new Set(

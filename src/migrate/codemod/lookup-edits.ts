@@ -52,7 +52,7 @@ function joinedAfter(parsed: ParsedFile, left: A.Expr): A.Expr | undefined {
 }
 
 /** The expression that gives the lookup its id, after the path that ends at `pathEnd`. */
-export function lookupId(parsed: ParsedFile, pathEnd: number): A.Expr | undefined {
+function lookupId(parsed: ParsedFile, pathEnd: number): A.Expr | undefined {
   let holder: { str: A.Str; index: number } | undefined;
   for (const node of parsed.nodes) {
     if (node.k !== 'str') continue;
