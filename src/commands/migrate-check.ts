@@ -39,7 +39,7 @@ export function registerMigrateCheck(program: Command, ctx: Context): void {
     )
     .option(
       '--write',
-      'with --fix: change source and configuration in place (in a git work tree without uncommitted changes to them), bodies and captures as NAME.v2.EXT',
+      'with --fix: change source and configuration in place (in a git work tree without uncommitted changes to them), bodies, captures and Postman collections as NAME.v2.EXT',
     )
     .option('--force', 'with --fix --write: write outside git, or over uncommitted changes')
     .option(

@@ -9,11 +9,12 @@ import { type BodyCheck, checkHar, checkItem, type Kind } from './bodies.js';
 import { checkConfigFile, isConfigJsonName, jsonConfigTree } from './config-files.js';
 import { type FixedText, type FixInput, fixHar, fixJson, fixNdjson } from './fix.js';
 import { checkPostman, isPostmanCollection } from './postman.js';
+import { fixPostman } from './postman-fix.js';
 import { type Finding, finding, type Location } from './rules.js';
 
-export type BodyFormat = 'json' | 'array' | 'ndjson' | 'har';
+export type BodyFormat = 'json' | 'array' | 'ndjson' | 'har' | 'postman';
 
-/** A file of bodies (or a HAR capture) and its v2 equivalent, for --fix. */
+/** A file of bodies (or a HAR capture, or a Postman collection) and its v2 equivalent, for --fix. */
 export interface FixedFile extends FixedText {
   file: string;
   format: BodyFormat;
@@ -123,7 +124,11 @@ export async function scanJson(
     if (fix) result.fixed.push({ file, format: 'har', ...fixHar(file, value as Record<string, unknown>) });
     return;
   }
-  if (isPostmanCollection(value)) return add(result.findings, checkPostman(value, text, file));
+  if (isPostmanCollection(value)) {
+    add(result.findings, checkPostman(value, text, file));
+    if (fix) result.fixed.push({ file, format: 'postman', ...(await fixPostman(file, value)) });
+    return;
+  }
   const { check, kinds } = newCheck();
   const items: FixInput[] = Array.isArray(value)
     ? value.map((item, index) => ({ label: `item ${index}`, value: item, parsed: true }))

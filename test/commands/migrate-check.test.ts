@@ -312,6 +312,20 @@ describe('payorder migrate-check', () => {
     expect(readFileSync(written, 'utf8')).toBe('edited by hand\n');
   });
 
+  it('--fix --write on a Postman collection writes NAME.v2.json, checked clean of errors, and leaves the collection as it was', async () => {
+    const folder = join(e2e.dir, 'postman');
+    cpSync(join(FIXTURES, 'corpus/postman/v1'), folder, { recursive: true });
+    const collection = join(folder, 'PayOrder.postman_collection.json');
+    const written = join(folder, 'PayOrder.postman_collection.v2.json');
+    const before = readFileSync(collection, 'utf8');
+    const first = await e2e.run(['migrate-check', collection, '--fix', '--write']);
+    expect(first.stderr).toContain(`wrote ${written}\n`);
+    expect(readFileSync(collection, 'utf8')).toBe(before);
+    const again = await e2e.run(['migrate-check', written]);
+    expect(findingsOf(again.stdout).filter((line) => / error /.test(line))).toEqual([]);
+    expect(again.exitCode).toBe(0);
+  });
+
   it('stdin: one body in, one body out', async () => {
     const result = await e2e.run(['migrate-check', '-', '--fix'], {
       input: readFileSync(join(FIXTURES, 'bodies/token-v1.json'), 'utf8'),

@@ -106,7 +106,7 @@ describe('a lookup whose id is a parameter: its callers are followed through the
     );
   });
 
-  it("a lookup given a value named for the uuid needs only its path: Go created.UUID, Python uuid, PHP $order['uuid']", async () => {
+  it("a lookup given a read of the answer's uuid needs only its path: Go created.UUID and Python a variable set from created['uuid']", async () => {
     const go = await fixed(
       'main.go',
       'package main\n\nfunc find() {\n\tcall("GET", fmt.Sprintf("%s/1/order/%s", checkoutURL, created.UUID), token, nil, &found)\n}\n',
@@ -115,7 +115,7 @@ describe('a lookup whose id is a parameter: its callers are followed through the
     expect(go.text).toContain('fmt.Sprintf("%s/v2/api/orders/%s", checkoutURL, created.UUID)');
     const python = await fixed(
       'poll.py',
-      'def find(uuid):\n    return call("{}/1/order/{}".format(CHECKOUT_URL, uuid))  # the order/ id of v1\n',
+      'def find(created):\n    uuid = created["uuid"]\n    return call("{}/1/order/{}".format(CHECKOUT_URL, uuid))  # the order/ id of v1\n',
     );
     expect(python.left).toEqual([]);
     expect(python.text).toContain(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPostman, isPostmanCollection } from '../../src/migrate/postman.js';
+import { fixPostman } from '../../src/migrate/postman-fix.js';
 
 /** The 1-based line of the first line holding `needle`. */
 const lineOf = (text: string, needle: string) =>
@@ -146,5 +147,140 @@ describe('Postman collections', () => {
       ],
     };
     expect(checkPostman(ready, JSON.stringify(ready, null, 2), 'v2.json')).toEqual([]);
+  });
+});
+
+describe('Postman collections, --fix: the v2 collection', () => {
+  const fixedOf = async (value: Record<string, unknown>) => {
+    const out = await fixPostman('shop.postman_collection.json', value);
+    return { ...out, value: JSON.parse(out.text) };
+  };
+
+  it('variables, URLs and their path segments, bodies and scripts converted; the v2 request and the comment-free rest untouched; the result has no error left', async () => {
+    const { value, notes, unconverted } = await fixedOf(collection);
+    expect(unconverted).toBe(0);
+    expect(value.variable[1]).toEqual({ key: 'checkout_url', value: 'https://pay.example.com/v2/api' });
+    expect(value.variable[0]).toEqual(collection.variable[0]);
+    const token = value.item[0].item[0].request;
+    expect(token.url).toEqual({
+      raw: '{{auth_url}}/v2/api/auth/token',
+      host: ['{{auth_url}}'],
+      path: ['v2', 'api', 'auth', 'token'],
+    });
+    expect(JSON.parse(token.body.raw)).toEqual({
+      username: '{{user}}',
+      client_id: '{{client_id}}',
+      client_secret_id: '{{secret}}',
+      grant_type: 'client_credentials',
+    });
+    expect(token.body.raw).toContain('\n  "username"');
+    const create = value.item[1];
+    expect(JSON.parse(create.request.body.raw)).toEqual({
+      amount: '{{amount}}',
+      description: 'Tea',
+      callback_success: 'https://s.example/ok',
+      callback_fail: 'https://s.example/ko',
+    });
+    expect(create.request.url).toBe('{{checkout_url}}/checkout');
+    expect(create.event[0].script.exec[0]).toBe(
+      "pm.variables.set('amount', String(Math.round(total * 100)));",
+    );
+    expect(create.event[1].script.exec).toEqual([
+      'const json = pm.response.json();',
+      "pm.collectionVariables.set('pay_url', json.links.checkout_link);",
+      "pm.collectionVariables.set('order_id', json.uuid);",
+    ]);
+    expect(value.item[2].request.url.raw).toBe(
+      '{{checkout_url}}/v2/api/orders/{{order_id}}'.replace('/v2/api', ''),
+    );
+    expect(value.item[3]).toEqual(collection.item[3]);
+    expect(notes).toContain(
+      'shop.postman_collection.json: variable checkout_url now ends in /v2/api; its address keeps its v1 domain, replace it with your v2 one',
+    );
+    const again = checkPostman(value, JSON.stringify(value, null, 2), 'shop.postman_collection.v2.json');
+    expect(again.filter((f) => f.severity === 'error').map((f) => f.rule)).toEqual([]);
+  });
+
+  it("the script's amount gives the cents of what toFixed(2) printed, for amounts a float holds inexactly", async () => {
+    const { value } = await fixedOf(collection);
+    const script = value.item[1].event[0].script.exec[0] as string;
+    const set = new Function(
+      'total',
+      `let amount; const pm = { variables: { set: (_, v) => { amount = v; } } }; ${script} return amount;`,
+    );
+    expect([set(149.9), set(0.07), set(12), set(1.15), set(0.29), set(1234567.89)]).toEqual([
+      '14990',
+      '7',
+      '1200',
+      '115',
+      '29',
+      '123456789',
+    ]);
+  });
+
+  it('near miss: a lookup by a v1 id written out, or by a variable no script sets from the answer, is left as it was and counted', async () => {
+    const lookups = {
+      info: { name: 'lookups', schema: v21 },
+      variable: [{ key: 'checkout_url', value: 'https://pay.example.com/1' }],
+      event: [{ listen: 'test', script: { exec: ["pm.collectionVariables.set('ref', json.description);"] } }],
+      item: [
+        { name: 'By id', request: { method: 'GET', url: 'https://pay.example.com/1/order/123' } },
+        { name: 'By ref', request: { method: 'GET', url: '{{checkout_url}}/order/{{ref}}' } },
+        { name: 'Shop page', request: { method: 'GET', url: 'https://shop.example/order/123' } },
+      ],
+    };
+    const { value, unconverted, notes } = await fixedOf(lookups);
+    expect(unconverted).toBe(2);
+    expect(value.item).toEqual(lookups.item);
+    expect(value.event).toEqual(lookups.event);
+    expect(notes.filter((note) => note.includes('kept as it was'))).toHaveLength(2);
+  });
+
+  it('urlencoded bodies: user_name renamed, a disabled pair kept, userName left out; an amount written out becomes cents', async () => {
+    const bodies = {
+      info: { name: 'bodies', schema: v21 },
+      item: [
+        {
+          name: 'Token',
+          request: {
+            method: 'POST',
+            url: 'https://auth.example.com/1/auth/token',
+            body: {
+              mode: 'urlencoded',
+              urlencoded: [
+                { key: 'user_name', value: '{{user}}' },
+                { key: 'client_secret_id', value: '{{secret}}' },
+                { key: 'grant_type', value: 'client_credentials', disabled: true },
+              ],
+            },
+          },
+        },
+        {
+          name: 'Order',
+          request: {
+            method: 'POST',
+            url: 'https://pay.example.com/1/checkout',
+            body: {
+              mode: 'raw',
+              raw: '{"amount": "149.90", "description": "Tea", "userName": "{{user}}", "callback_success": "https://s/ok", "callback_fail": "https://s/ko", "shipping": {"amount": "4.50"}}',
+            },
+          },
+        },
+      ],
+    };
+    const { value } = await fixedOf(bodies);
+    expect(value.item[0].request.url).toBe('https://auth.example.com/v2/api/auth/token');
+    expect(value.item[0].request.body.urlencoded).toEqual([
+      { key: 'username', value: '{{user}}' },
+      { key: 'client_secret_id', value: '{{secret}}' },
+      { key: 'grant_type', value: 'client_credentials', disabled: true },
+    ]);
+    expect(JSON.parse(value.item[1].request.body.raw)).toEqual({
+      amount: '14990',
+      description: 'Tea',
+      callback_success: 'https://s/ok',
+      callback_fail: 'https://s/ko',
+      shipping: { amount: '4.50' },
+    });
   });
 });

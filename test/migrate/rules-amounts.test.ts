@@ -156,6 +156,37 @@ describe('PO104: two-decimal formatting, by idiom', () => {
     ).toEqual(['4:47 error']);
   });
 
+  it("Go: a float64 amount field of an order struct, sent as a JSON number; not an int64 one, nor another struct's float", async () => {
+    const struct = (amount: string) => [
+      'package main',
+      'type CreateOrder struct {',
+      `  Amount ${amount} \`json:"amount"\``,
+      '  Description string `json:"description"`',
+      '  CallbackSuccess string `json:"callback_success"`',
+      '}',
+      'type Shipping struct {',
+      '  Amount float64 `json:"amount"`',
+      '  Carrier string `json:"carrier"`',
+      '}',
+      'func f() { http.Post(base+"/checkout", "application/json", nil) }',
+    ];
+    expect(await amounts('pay.go', struct('float64'))).toEqual(['3:25 error']);
+    expect(await amounts('pay.go', struct('int64'))).toEqual([]);
+  });
+
+  it('Go: shopspring/decimal StringFixed(2), not StringFixed(0)', async () => {
+    expect(
+      await amounts('pay.go', [
+        'package main',
+        'func f() {',
+        '  http.Post(base+"/checkout", "application/json", nil)',
+        '  body := map[string]string{"amount": total.StringFixed(2), "description": "x"}',
+        '  b2 := map[string]string{"amount": cents.StringFixed(0), "description": "x"}',
+        '}',
+      ]),
+    ).toEqual(['4:45 error']);
+  });
+
   it('C#: ToString("F2"), ToString("0.00") and Math.Round(x, 2); ToString("D") is not', async () => {
     expect(
       await amounts('Pay.cs', [

@@ -8,9 +8,10 @@
 import type { Node } from 'web-tree-sitter';
 import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
+import * as A from '../syntax/ast.js';
 import { offsetOf, type TextEdit } from './edits.js';
-import { callsOf, idParameter, variableOf } from './lookup-callers.js';
 import { PAIRS } from './node-kinds.js';
+import { assignmentsOf, callsOf, parameterOf } from './origins.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
 /** A unit's parsed file and its path. */
@@ -19,7 +20,8 @@ export interface UnitFile {
   parsed: ParsedFile;
 }
 
-const DECIMAL_LITERAL = /^(['"])(\d+\.\d{1,2})\1$/;
+/** A name of the tree: `amount`, `$amount`, `price`. */
+const NAME = /^\$?([A-Za-z_]\w*)$/;
 
 /** The variable an order body's amount entry is: `amount` (shorthand), `amount: price`, `'amount' => $price`. */
 function amountVariable(body: Node): string | undefined {
@@ -29,31 +31,22 @@ function amountVariable(body: Node): string | undefined {
     if (!PAIRS.has(entry.type)) continue;
     const key = (entry.childForFieldName('key') ?? entry.namedChildren[0])?.text.replace(/^['"]|['"]$/g, '');
     const value = entry.childForFieldName('value') ?? entry.namedChildren.at(-1);
-    if (key === 'amount' && value) return variableOf(value.text);
+    if (key === 'amount' && value && /identifier|variable_name/.test(value.type))
+      return NAME.exec(value.text)?.[1];
   }
   return undefined;
 }
 
-/** The decimal literal a variable is set to in a file: its offset and text. */
-function decimalAssigned(parsed: ParsedFile, name: string): { start: number; text: string } | undefined {
-  const bare = name.replace(/^\$/, '');
-  const set = new RegExp(`(?:^|[\\s;(])\\$?${bare}\\s*(?::=|=(?!=))\\s*(['"])(\\d+\\.\\d{1,2})\\1`, 'gm');
-  let found: { start: number; text: string } | undefined;
-  for (let match = set.exec(parsed.text); match; match = set.exec(parsed.text)) {
-    const literal = `${match[1]}${match[2]}${match[1]}`;
-    const start = match.index + match[0].length - literal.length;
-    if (!parsed.isCode(start)) continue;
-    // Set twice: which value reaches the order is not known.
-    if (found) return undefined;
-    found = { start, text: literal };
-  }
-  return found;
-}
+/** A string literal that is a decimal with at most two decimals: `'12.50'`. */
+const decimalLiteral = (value: A.Expr | undefined): A.Str | undefined =>
+  value?.k === 'str' && /^\d+\.\d{1,2}$/.test(A.literalPart(value)?.text ?? '') ? value : undefined;
 
-const centsOf = (literal: string) => {
-  const quote = literal[0] ?? "'";
-  return `${quote}${parseAmount(literal.slice(1, -1)).toString()}${quote}`;
-};
+/** The decimal literal a variable is set to in a file, when it is set once. */
+function decimalAssigned(parsed: ParsedFile, name: string): A.Str | undefined {
+  const assignments = assignmentsOf(parsed, name);
+  // Set twice: which value reaches the order is not known.
+  return assignments.length === 1 ? decimalLiteral(assignments[0]?.value) : undefined;
+}
 
 /** The edits, by file path, that convert the decimals callers pass as an order body's amount. */
 export function amountsFromCallers(
@@ -61,17 +54,19 @@ export function amountsFromCallers(
   findings: Map<string, Finding[]>,
 ): Map<string, TextEdit[]> {
   const edits = new Map<string, TextEdit[]>();
-  const add = (file: ParsedFile, start: number, literal: string, finding: Finding) => {
+  const add = (file: ParsedFile, literal: A.Str, finding: Finding) => {
     const path = files.find((one) => one.parsed === file)?.path;
-    if (!path) return;
-    const cents = centsOf(literal);
+    const text = A.literalPart(literal)?.text;
+    if (!path || !text) return;
+    const quote = literal.raw[0] ?? "'";
+    const cents = `${quote}${parseAmount(text).toString()}${quote}`;
     edits.set(path, [
       ...(edits.get(path) ?? []),
       {
-        start,
-        end: start + literal.length,
+        start: literal.start,
+        end: literal.end,
         text: cents,
-        label: `amount ${literal} → ${cents} (cents), passed to the order`,
+        label: `amount ${literal.raw} → ${cents} (cents), passed to the order`,
         finding,
       },
     ]);
@@ -84,22 +79,18 @@ export function amountsFromCallers(
         /^(?:object|dictionary|hash|array)$/.test(node.type),
       );
       const name = body && amountVariable(body);
-      const parameter = name ? idParameter(parsed, offset, name) : undefined;
+      const parameter = name ? parameterOf(parsed, offset, name) : undefined;
       if (!parameter) continue;
-      for (const call of callsOf(
+      for (const { file, call } of callsOf(
         files.map((one) => one.parsed),
         parameter.name,
+        parameter.index,
       )) {
         const value = call.args[parameter.index];
-        if (value === undefined) continue;
-        if (DECIMAL_LITERAL.test(value)) {
-          const start = call.file.text.indexOf(value, call.at);
-          if (start >= 0) add(call.file, start, value, finding);
-          continue;
-        }
-        const variable = variableOf(value);
-        const assigned = variable ? decimalAssigned(call.file, variable) : undefined;
-        if (assigned) add(call.file, assigned.start, assigned.text, finding);
+        const literal =
+          decimalLiteral(value) ??
+          (value?.k === 'id' ? decimalAssigned(file, value.name.replace(/^\$/, '')) : undefined);
+        if (literal) add(file, literal, finding);
       }
     }
   return edits;

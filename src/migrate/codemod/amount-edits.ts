@@ -5,8 +5,9 @@
 import type { Node } from 'web-tree-sitter';
 import { parseAmount } from '../../contract/money.js';
 import type { Finding } from '../rules.js';
-import { nearestMatch, type TextEdit } from './edits.js';
-import { CENTS, type CodeLanguage, GO_CENTS } from './idioms.js';
+import type { TextEdit } from './edits.js';
+import { goCents, goFieldCents } from './go-amounts.js';
+import { CENTS, type CodeLanguage } from './idioms.js';
 import { PAIRS, STATEMENT, STOP, STRING_TYPES } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -48,7 +49,7 @@ function amountExpression(parsed: ParsedFile, offset: number): Node | undefined 
 export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   const language = parsed.language as CodeLanguage;
   // A decimal written out: its cents, computed here exactly.
-  const literal = nearestMatch(parsed.text, offset, /(?<=["'])\d+\.\d{1,2}(?=\\?["'])/, parsed.isCode);
+  const literal = parsed.tokenMatch(offset, /(?<=["'])\d+\.\d{1,2}(?=\\?["'])/);
   if (literal && Math.abs(literal.start - offset) <= 2) {
     const cents = parseAmount(literal.match[0]).toString();
     return {
@@ -67,6 +68,11 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
   const scaled =
     language === 'bash' ? shellScaledCents(parsed, offset, finding) : scaledCents(parsed, offset, finding);
   if (scaled) return scaled;
+  const field =
+    language === 'go'
+      ? [...ancestry(parsed.nodeAt(offset))].find((node) => node.type === 'field_declaration')
+      : undefined;
+  if (field) return goFieldCents(parsed, field, finding);
   const expression = amountExpression(parsed, offset);
   if (language === 'go' && expression) return goCents(parsed, expression, finding);
   const idiom = CENTS[language];
@@ -89,7 +95,7 @@ export function centsEdit(parsed: ParsedFile, offset: number, finding: Finding):
       finding,
     },
   ];
-  if (idiom.needs && !idiom.needs.present.test(parsed.text)) edits.push(importLine(parsed, idiom.needs.line));
+  if (idiom.needs) edits.push(...importLine(parsed, idiom.needs));
   return {
     edits,
     notes: [
@@ -212,46 +218,24 @@ function shellScaledCents(parsed: ParsedFile, offset: number, finding: Finding):
 }
 
 /**
- * Go: only an expression that is a string for sure (fmt.Sprintf, strconv.FormatFloat) is converted,
- * with math/big's exact rationals; the import is added to the file's import block.
+ * The import line an idiom needs (Python), unless one of the file's top-level imports has it: after
+ * the last of them (`from __future__` ones included, which must come first), or after the module's
+ * docstring and first comments.
  */
-function goCents(parsed: ParsedFile, expression: Node, finding: Finding): RenameResult {
-  const value = expression.text;
-  if (!/^(?:fmt\.Sprintf|strconv\.FormatFloat)\(/.test(value))
-    return {
-      edits: [],
-      notes: [],
-      failed:
-        'in Go, only an amount made by fmt.Sprintf or strconv.FormatFloat is converted (its type is then known)',
-    };
-  const block = /^import \(\n/m.exec(parsed.text);
-  if (!block) return { edits: [], notes: [], failed: 'the Go file has no import block to add math/big to' };
-  const edits: TextEdit[] = [
-    {
-      start: parsed.start(expression),
-      end: parsed.end(expression),
-      text: GO_CENTS(value),
-      label: `amount ${value} → integer cents by exact arithmetic`,
-      finding,
-    },
-  ];
-  if (!/^\s*"math\/big"$/m.test(parsed.text)) {
-    const at = block.index + block[0].length;
-    edits.push({ start: at, end: at, text: '\t"math/big"\n', label: 'added import math/big' });
-  }
-  return { edits, notes: [] };
-}
-
-/** An import line after the file's last top-level import (Python), or at its top. */
-function importLine(parsed: ParsedFile, line: string): TextEdit {
-  const imports = /^(?:import |from \S+ import )[^\n]*\n/gm;
-  let at = 0;
-  for (let match = imports.exec(parsed.text); match; match = imports.exec(parsed.text))
-    if (parsed.isCode(match.index) && match[0].startsWith('from __future__') === false)
-      at = match.index + match[0].length;
-  if (at === 0) {
-    const docstring = /^(?:#![^\n]*\n)?(?:\s*(?:"""[\s\S]*?"""|'''[\s\S]*?''')[^\n]*\n)?/.exec(parsed.text);
-    at = docstring?.[0].length ?? 0;
-  }
-  return { start: at, end: at, text: `${line}\n`, label: `added ${line}` };
+function importLine(parsed: ParsedFile, needs: { line: string; present: RegExp }): TextEdit[] {
+  const top = parsed.root.namedChildren.filter((node) => node !== null);
+  const imports = top.filter((node) =>
+    /^(?:import_statement|import_from_statement|future_import_statement)$/.test(node.type),
+  );
+  if (imports.some((node) => needs.present.test(node.text))) return [];
+  const docstring =
+    top[0]?.type === 'expression_statement' && top[0].firstNamedChild?.type === 'string' ? top[0] : undefined;
+  const comments = top.filter(
+    (node) => node.type === 'comment' && (!docstring || node.startIndex < docstring.startIndex),
+  );
+  const after = imports.at(-1) ?? docstring ?? comments.at(-1);
+  const at = after ? parsed.text.indexOf('\n', parsed.end(after)) + 1 || parsed.text.length : 0;
+  const text =
+    at === parsed.text.length && !parsed.text.endsWith('\n') ? `\n${needs.line}\n` : `${needs.line}\n`;
+  return [{ start: at, end: at, text, label: `added ${needs.line}` }];
 }

@@ -6,7 +6,6 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { Finding } from '../rules.js';
-import { lineAround, nearestMatch } from './edits.js';
 import { entryOf, PAIRS, STATEMENT, STOP, wholeLines } from './node-kinds.js';
 import type { RenameResult } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
@@ -32,9 +31,6 @@ const EMBEDDED_USER = [
   new RegExp(String.raw`,\s*\\?["']?userName\\?["']?\s*:\s*${EMBEDDED_VALUE}`),
 ];
 
-/** C#'s data contract member named userName: `[DataMember(Name = "userName")]`, other arguments too. */
-const DATA_MEMBER = /DataMember\(\s*(?:\w+\s*=\s*[^,)]+,\s*)*Name\s*=\s*"userName"[^)]*\)/;
-
 /**
  * A body's class (Java, C#): the userName member is kept in the code but no longer serialized, with
  * the ignore annotation of the serializer the file already uses (Jackson, System.Text.Json,
@@ -43,30 +39,9 @@ const DATA_MEMBER = /DataMember\(\s*(?:\w+\s*=\s*[^,)]+,\s*)*Name\s*=\s*"userNam
 function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): RenameResult | undefined {
   const label = 'userName no longer serialized';
   const notes = ['the UserName member is no longer sent; remove it when nothing else sets it'];
-  const named = nearestMatch(parsed.text, offset, /JsonProperty(?:Name)?\(\s*"userName"\s*\)/, parsed.isCode);
-  if (named && lineAround(parsed.text, named.start).start === lineAround(parsed.text, offset).start) {
-    const ignore = parsed.language === 'java' ? 'com.fasterxml.jackson.annotation.JsonIgnore' : 'JsonIgnore';
-    return { edits: [{ start: named.start, end: named.end, text: ignore, label, finding }], notes };
-  }
-  const contract =
-    parsed.language === 'c_sharp' && nearestMatch(parsed.text, offset, DATA_MEMBER, parsed.isCode);
-  if (contract)
-    return {
-      edits: [{ start: contract.start, end: contract.end, text: 'IgnoreDataMember', label, finding }],
-      notes,
-    };
-  // The attribute sits on the line above a C# property.
-  const above = lineAround(parsed.text, Math.max(0, lineAround(parsed.text, offset).start - 1));
-  const attribute = /JsonProperty(?:Name)?\(\s*"userName"\s*\)/.exec(
-    parsed.text.slice(above.start, above.end),
-  );
-  if (parsed.language === 'c_sharp' && attribute) {
-    const start = above.start + attribute.index;
-    return {
-      edits: [{ start, end: start + attribute[0].length, text: 'JsonIgnore', label, finding }],
-      notes,
-    };
-  }
+  const named = namingAnnotation(parsed, offset);
+  if (named)
+    return { edits: [{ start: named.start, end: named.end, text: named.ignore, label, finding }], notes };
   const component = [...ancestry(parsed.nodeAt(offset))].find((node) =>
     /^(?:formal_parameter|record_component|field_declaration)$/.test(node.type),
   );
@@ -77,6 +52,36 @@ function ignoreMember(parsed: ParsedFile, offset: number, finding: Finding): Ren
       edits: [{ start, end: start, text: '@com.fasterxml.jackson.annotation.JsonIgnore ', label, finding }],
       notes,
     };
+  }
+  return undefined;
+}
+
+const MEMBER = /^(?:formal_parameter|record_component|field_declaration|property_declaration)$/;
+
+/**
+ * The annotation or attribute that names the member around `offset` userName for its serializer
+ * (`@JsonProperty("userName")`, `[JsonPropertyName("userName")]` on the line above, a data contract's
+ * `[DataMember(Name = "userName")]`): the range of its name and arguments, and the ignore annotation
+ * of the same serializer that replaces them.
+ */
+function namingAnnotation(
+  parsed: ParsedFile,
+  offset: number,
+): { start: number; end: number; ignore: string } | undefined {
+  const member = [...ancestry(parsed.nodeAt(offset))].find((node) => MEMBER.test(node.type));
+  const annotations = member?.descendantsOfType(['annotation', 'attribute']) ?? [];
+  for (const annotation of annotations) {
+    const name = annotation?.childForFieldName('name');
+    const argument = annotation?.descendantsOfType(['string_fragment', 'string_literal_content'])[0];
+    if (!annotation || !name || argument?.text !== 'userName') continue;
+    const ignore = /^JsonProperty(?:Name)?$/.test(name.text)
+      ? parsed.language === 'java'
+        ? 'com.fasterxml.jackson.annotation.JsonIgnore'
+        : 'JsonIgnore'
+      : name.text === 'DataMember'
+        ? 'IgnoreDataMember'
+        : undefined;
+    if (ignore) return { start: parsed.start(name), end: parsed.end(annotation), ignore };
   }
   return undefined;
 }
@@ -143,7 +148,7 @@ export function removeUserName(parsed: ParsedFile, offset: number, finding: Find
       if (found) return { edits: [{ ...found, text: '', label, finding }], notes: [] };
     }
     if (ancestor.type === 'field_declaration' && parsed.language === 'go') {
-      const tag = nearestMatch(parsed.text, offset, /json:"userName[^"]*"/, parsed.isCode);
+      const tag = parsed.tokenMatch(offset, /json:"userName[^"]*"/);
       if (tag)
         return {
           edits: [

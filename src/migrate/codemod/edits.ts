@@ -66,27 +66,41 @@ export function lineAround(text: string, offset: number): { start: number; end: 
   return { start, end: newline < 0 ? text.length : newline };
 }
 
+/** Where a pattern was found in a file's text. */
+export interface Found {
+  start: number;
+  end: number;
+  match: RegExpExecArray;
+}
+
 /**
- * The occurrence of `pattern` on the line of `offset` that starts at it, or else the nearest one:
- * a finding's column points at the name or prefix it is about.
+ * Where a name or prefix is, near a finding's offset: in a token of the syntax tree, or on the text
+ * of the line in a file without one. A finding's column points at the name or prefix it is about.
+ */
+export type FindNear = (offset: number, pattern: RegExp) => Found | undefined;
+
+/**
+ * The occurrence of `pattern` on the line of `offset` that starts at it, or else the nearest one,
+ * among those `accept` takes: one token of the syntax tree (tree.ts), or, in a file without a tree
+ * (Perl, configuration formats), what is not a comment on the line.
  */
 export function nearestMatch(
   text: string,
   offset: number,
   pattern: RegExp,
-  accept: (start: number) => boolean = () => true,
-): { start: number; end: number; match: RegExpExecArray } | undefined {
+  accept: (start: number, end: number) => boolean = () => true,
+): Found | undefined {
   const line = lineAround(text, offset);
   const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
   const search = new RegExp(pattern.source, flags);
   const slice = text.slice(line.start, line.end);
-  let best: { start: number; end: number; match: RegExpExecArray } | undefined;
+  let best: Found | undefined;
   for (let match = search.exec(slice); match; match = search.exec(slice)) {
+    if (match[0].length === 0) search.lastIndex++;
     const start = line.start + match.index;
-    if (!accept(start)) continue;
+    if (!accept(start, start + match[0].length)) continue;
     const candidate = { start, end: start + match[0].length, match };
     if (!best || Math.abs(start - offset) < Math.abs(best.start - offset)) best = candidate;
-    if (match[0].length === 0) search.lastIndex++;
   }
   return best;
 }

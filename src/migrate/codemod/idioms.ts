@@ -27,7 +27,7 @@ export const LINE_COMMENT: Record<CodeLanguage, string> = {
 /** An expression that turns the decimal amount `value` into its integer cents as a string. */
 export interface CentsIdiom {
   wrap: (value: string) => string;
-  /** A line the file needs for it (an import), with what tells that the file has it already. */
+  /** A line the file needs for it (an import), with what tells that one of its imports has it already. */
   needs?: { line: string; present: RegExp };
   /** The idiom, as the README shows it. */
   shown: string;
@@ -41,7 +41,7 @@ const KOTLIN = (value: string) =>
 const JS = (value: string) =>
   `((a) => { const [w, f = ''] = String(a).split('.'); return String(BigInt(w) * 100n + BigInt(f.padEnd(2, '0'))); })(${value})`;
 
-/** Go, for an expression known to be a string: math/big's exact rationals (gofmt may realign it). */
+/** Go, for an expression known to be a string (decimal.StringFixed): math/big's exact rationals (gofmt may realign it). */
 export const GO_CENTS = (value: string) =>
   `func(a string) string { r, _ := new(big.Rat).SetString(a); return r.Mul(r, big.NewRat(100, 1)).FloatString(0) }(${value})`;
 
@@ -51,7 +51,7 @@ export const CENTS: Record<CodeLanguage, CentsIdiom | undefined> = {
   tsx: { wrap: JS, shown: JS('amount') },
   python: {
     wrap: (value) => `str(int(Decimal(str(${value})) * 100))`,
-    needs: { line: 'from decimal import Decimal', present: /^from decimal import (?:.*\b)?Decimal\b/m },
+    needs: { line: 'from decimal import Decimal', present: /^from decimal import (?:.*\b)?Decimal\b/ },
     shown: 'str(int(Decimal(str(amount)) * 100))  # from decimal import Decimal',
   },
   php: {
@@ -72,7 +72,7 @@ export const CENTS: Record<CodeLanguage, CentsIdiom | undefined> = {
     shown:
       '((long)(System.Convert.ToDecimal(amount, System.Globalization.CultureInfo.InvariantCulture) * 100m)).ToString(System.Globalization.CultureInfo.InvariantCulture)',
   },
-  // Go needs the value's type: source-edits.ts converts only a string it can tell (GO_CENTS).
+  // Go needs the value's type: go-amounts.ts converts by the call that makes the amount.
   go: undefined,
   bash: {
     wrap: (value) => `$(printf '%s' ${value} | awk -F. '{ printf "%d", $1 * 100 + substr($2 "00", 1, 2) }')`,

@@ -4,7 +4,6 @@
  * its name, which the code calls, and gets the serializer's annotation naming checkout_link instead.
  */
 import type { Finding } from '../rules.js';
-import { nearestMatch } from './edits.js';
 import { CHECKOUT_LINK, type RenameResult, renameEdit } from './renames.js';
 import { ancestry, type ParsedFile } from './tree.js';
 
@@ -21,7 +20,7 @@ function annotation(parsed: ParsedFile): string | undefined {
 
 export function linkEdit(parsed: ParsedFile, offset: number, finding: Finding): RenameResult {
   if (parsed.language === 'java' || parsed.language === 'kotlin') {
-    const name = nearestMatch(parsed.text, offset, /\bcheckoutLink\b/, parsed.isCode);
+    const name = parsed.tokenMatch(offset, /\bcheckoutLink\b/);
     const member = name && [...ancestry(parsed.nodeAt(name.start))].find((node) => MEMBERS.test(node.type));
     if (member) {
       const mapped = annotation(parsed);
@@ -38,7 +37,7 @@ export function linkEdit(parsed: ParsedFile, offset: number, finding: Finding): 
       };
     }
   }
-  const renamed = renameEdit(parsed.text, offset, finding, CHECKOUT_LINK, 'checkout_link', parsed.isCode);
+  const renamed = renameEdit(parsed.tokenMatch, offset, finding, CHECKOUT_LINK, 'checkout_link');
   const edit = renamed.edits[0];
   // `const { checkoutLink } = order.links` binds the name the code reads after: the key alone changes.
   if (edit && parsed.nodeAt(edit.start).type === 'shorthand_property_identifier_pattern') {

@@ -16,7 +16,7 @@ import { languageOf } from '../syntax/languages.js';
 import { amountsFromCallers, type UnitFile } from './amount-callers.js';
 import { configParses, fixConfig } from './config-edits.js';
 import { applyEdits, compatible, type FileFix, type TextEdit } from './edits.js';
-import { type CallersPassUuid, callersPassUuid } from './lookup-callers.js';
+import { type CallersPassUuid, callersPassUuid } from './origins.js';
 import { fixSource } from './source-edits.js';
 import { editsAsText, fixText } from './text-edits.js';
 import { ParsedFile, parsesCleanly } from './tree.js';
@@ -68,7 +68,7 @@ async function planFile(
   const language = format ? undefined : languageOf(file, before);
   let fix: FileFix;
   let parsesBefore = true;
-  if (format) fix = fixConfig(before, format, findings, options.addresses);
+  if (format) fix = await fixConfig(before, format, findings, options.addresses);
   else if (language) {
     const parsed = await ParsedFile.parse(before, language);
     if (!parsed) throw new Error(`cannot parse ${file}`);

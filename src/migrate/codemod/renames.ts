@@ -1,12 +1,13 @@
 /**
  * The edits that rename or rewrite one name or prefix where a finding points, the same in every
  * language and configuration format: the v1 prefix and address (PO101), user_name (PO102), the
- * payment link's key (PO105) and the lookup path (PO106). The caller tells which offsets are code
- * (not a comment); the finding's column points at the name itself.
+ * payment link's key (PO105) and the lookup path (PO106). The caller finds the name: in a token of
+ * the file's syntax tree (a string's text, a key, a property), or on the line's text where the file
+ * has no tree; the finding's column points at the name itself.
  */
 import { PREFIX } from '../../contract/versions.js';
 import type { Finding } from '../rules.js';
-import { lineAround, nearestMatch, type TextEdit } from './edits.js';
+import { type FindNear, lineAround, type TextEdit } from './edits.js';
 import { FLAG_OF, originOf, type V2Addresses, v2For } from './v2-addresses.js';
 
 export interface RenameResult {
@@ -32,12 +33,12 @@ export function prefixEdit(
   offset: number,
   finding: Finding,
   addresses: V2Addresses,
-  isCode: (offset: number) => boolean,
+  find: FindNear,
   todo: TodoLine,
 ): RenameResult {
-  const found = nearestMatch(text, offset, V1_PREFIX, isCode);
+  const found = find(offset, V1_PREFIX);
   if (!found) {
-    const version = nearestMatch(text, offset, V1_VERSION, isCode);
+    const version = find(offset, V1_VERSION);
     if (version && Math.abs(version.start - offset) <= 1)
       return {
         edits: [
@@ -103,14 +104,13 @@ export function prefixEdit(
 
 /** Renames the name `from` (as a whole word, next to the finding's column) to `to`. */
 export function renameEdit(
-  text: string,
+  find: FindNear,
   offset: number,
   finding: Finding,
   pattern: RegExp,
   to: string,
-  isCode: (offset: number) => boolean,
 ): RenameResult {
-  const found = nearestMatch(text, offset, pattern, isCode);
+  const found = find(offset, pattern);
   if (!found) return none(`no ${pattern.source.replace(/\\b|\(\?[<=!][^)]*\)/g, '')} to rename on this line`);
   return {
     edits: [{ start: found.start, end: found.end, text: to, label: `${found.match[0]} → ${to}`, finding }],

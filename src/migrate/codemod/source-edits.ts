@@ -1,8 +1,9 @@
 /**
  * The codemod for source code: for each finding of a file, the edit on its syntax tree that fixes
- * it, or why there is none. Renames of names and prefixes are in renames.ts; the edits that need
- * the tree are in body-edits.ts (PO103), amount-edits.ts (PO104), lookup-edits.ts (PO106) and
- * status-edits.ts (PO107).
+ * it, or why there is none. Renames of names and prefixes (renames.ts) are made inside the token of
+ * the tree that holds them (ParsedFile.tokenMatch); the other edits are in body-edits.ts (PO103),
+ * amount-edits.ts and go-amounts.ts (PO104), link-edits.ts (PO105), lookup-edits.ts (PO106),
+ * status-edits.ts (PO107) and field-edits.ts (PO110).
  */
 import type { Finding } from '../rules.js';
 import type { LanguageId } from '../syntax/languages.js';
@@ -12,8 +13,8 @@ import { type FileFix, lineAround, offsetOf } from './edits.js';
 import { v1FieldEdit } from './field-edits.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
 import { linkEdit } from './link-edits.js';
-import type { CallersPassUuid } from './lookup-callers.js';
 import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
+import type { CallersPassUuid } from './origins.js';
 import { prefixEdit, type RenameResult, renameEdit, type TodoLine, USER_NAME } from './renames.js';
 import { refundedEdit } from './status-edits.js';
 import type { ParsedFile } from './tree.js';
@@ -66,9 +67,9 @@ function editFor(
 ): RenameResult | undefined {
   switch (finding.rule) {
     case 'PO101':
-      return prefixEdit(parsed.text, offset, finding, addresses, parsed.isCode, todo);
+      return prefixEdit(parsed.text, offset, finding, addresses, parsed.tokenMatch, todo);
     case 'PO102':
-      return renameEdit(parsed.text, offset, finding, USER_NAME, 'username', parsed.isCode);
+      return renameEdit(parsed.tokenMatch, offset, finding, USER_NAME, 'username');
     case 'PO103':
       return removeUserName(parsed, offset, finding);
     case 'PO104':

@@ -6,7 +6,7 @@
  */
 import { extname } from 'node:path';
 import type { Finding } from '../rules.js';
-import { type FileFix, lineAround, offsetOf, type TextEdit } from './edits.js';
+import { type FileFix, type FindNear, lineAround, nearestMatch, offsetOf, type TextEdit } from './edits.js';
 import { wholeLines } from './node-kinds.js';
 import {
   CHECKOUT_LINK,
@@ -44,6 +44,7 @@ function editFor(
   // A line that starts with the comment is a comment; what follows the comment on a line is too.
   const commentAt = lineText.trimStart().startsWith(comment) ? 0 : lineText.indexOf(` ${comment} `);
   const isCode = (at: number) => commentAt < 0 || at < line.start + commentAt;
+  const find: FindNear = (at, pattern) => nearestMatch(text, at, pattern, isCode);
   const todo: TodoLine = (at, message) => {
     const indent = /^[ \t]*/.exec(lineText)?.[0] ?? '';
     return {
@@ -55,9 +56,9 @@ function editFor(
   };
   switch (finding.rule) {
     case 'PO101':
-      return prefixEdit(text, offset, finding, addresses, isCode, todo);
+      return prefixEdit(text, offset, finding, addresses, find, todo);
     case 'PO102':
-      return renameEdit(text, offset, finding, USER_NAME, 'username', isCode);
+      return renameEdit(find, offset, finding, USER_NAME, 'username');
     case 'PO103': {
       if (!USER_NAME_ENTRY.test(lineText)) return none('userName is not an entry alone on its line');
       const whole = wholeLines(text, line.start, line.end);
@@ -85,9 +86,9 @@ function editFor(
       };
     }
     case 'PO105':
-      return renameEdit(text, offset, finding, CHECKOUT_LINK, 'checkout_link', isCode);
+      return renameEdit(find, offset, finding, CHECKOUT_LINK, 'checkout_link');
     case 'PO106': {
-      const path = renameEdit(text, offset, finding, LOOKUP_PATH, 'orders', isCode);
+      const path = renameEdit(find, offset, finding, LOOKUP_PATH, 'orders');
       const edit = path.edits[0];
       if (!edit) return path;
       // Only a lookup given the uuid (v1 takes it too) is fixed by its path alone.

@@ -54,7 +54,10 @@ function decimalFormatting(facts: Facts): Array<{ node: Expr; at: number }> {
       (name === 'movePointLeft' && isTwo(args[0])) ||
       // Decimal(total).quantize(Decimal("0.01")), BigDecimal("0.01"): two decimals.
       (name === 'quantize' && HUNDREDTH.test(decimalText(args[0]) ?? '')) ||
+      // strconv.FormatFloat(x, 'f', 2, 64) (with -1, a float holding cents prints as whole cents).
       (name === 'FormatFloat' && args.some(isTwo)) ||
+      // shopspring/decimal: total.StringFixed(2).
+      (/^StringFixed(?:Bank)?$/.test(name) && isTwo(args[0])) ||
       // round(x, 2), but not round(x * 100, 2): that is cents, whatever precision it asks for.
       (/^(?:round|Round)$/.test(name) &&
         ((isTwo(args[1]) && !timesHundred(args[0])) || (receiver && args.length === 1 && isTwo(args[0])))) ||

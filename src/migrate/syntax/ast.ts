@@ -122,6 +122,8 @@ export interface Field {
   json?: { name: string; start: number; end: number };
   /** Where an annotation naming the JSON field would go (before the field's declaration). */
   declStart: number;
+  /** The declared type as written, where the declaration gives one (Go: `float64`). */
+  type?: string;
   nested?: TypeDecl;
 }
 
@@ -188,6 +190,29 @@ export function* walk(nodes: Node[]): Generator<Node> {
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i];
       if (child !== undefined) stack.push(child);
+    }
+  }
+}
+
+const POSITIONS = new Set(['start', 'end', 'nameStart', 'keyStart', 'keyEnd', 'declStart']);
+
+/** Moves every offset of a lowered tree by `offset` (it was parsed from a part of the file). */
+export function shiftOffsets(nodes: unknown[], offset: number): void {
+  const seen = new Set<object>();
+  const stack: unknown[] = [...nodes];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const field = record[key];
+      if (typeof field === 'number' && POSITIONS.has(key)) record[key] = field + offset;
+      else if (typeof field === 'object') stack.push(field);
     }
   }
 }

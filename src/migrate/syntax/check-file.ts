@@ -6,6 +6,7 @@
 import type { Parser } from 'web-tree-sitter';
 import { indexAt, lineStarts } from '../positions.js';
 import { type Finding, finding } from '../rules.js';
+import { shiftOffsets } from './ast.js';
 import { checkTree } from './checks.js';
 import { spansToParse } from './chunks.js';
 import { collectFacts, type Facts } from './facts.js';
@@ -44,7 +45,7 @@ export async function checkWithGrammar({ file, text, language, constants }: Synt
   if (!tree) return [];
   try {
     const nodes = lowerTree(tree.rootNode, language);
-    if (offset !== 0) shift(nodes, offset);
+    if (offset !== 0) shiftOffsets(nodes, offset);
     const facts = collectFacts(nodes, language);
     addConstants(facts, constants);
     return toFindings(checkTree(facts), text, file, syntaxErrors(parser, language));
@@ -101,29 +102,6 @@ function range(starts: number[], start: number, end: number): Range {
     return { row, column: offset - (starts[row] ?? 0) };
   };
   return { startIndex: start, endIndex: end, startPosition: position(start), endPosition: position(end) };
-}
-
-const POSITIONS = new Set(['start', 'end', 'nameStart', 'keyStart', 'keyEnd', 'declStart']);
-
-/** Moves every offset of a lowered tree by `offset` (it was parsed from a part of the file). */
-function shift(nodes: unknown[], offset: number): void {
-  const seen = new Set<object>();
-  const stack: unknown[] = [...nodes];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
-    seen.add(value);
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const field = record[key];
-      if (typeof field === 'number' && POSITIONS.has(key)) record[key] = field + offset;
-      else if (typeof field === 'object') stack.push(field);
-    }
-  }
 }
 
 /** Said in the fix when the suggested line is left out. */

@@ -111,13 +111,14 @@ function pythonAlias(value: S | null | undefined): A.Field['json'] {
   return undefined;
 }
 
-function field(name: S, declaration: S, json: A.Field['json']): A.Field {
+function field(name: S, declaration: S, json: A.Field['json'], type?: string): A.Field {
   return {
     name: name.text.replace(/^\$/, ''),
     start: name.startIndex + (name.text.startsWith('$') ? 1 : 0),
     end: name.endIndex,
     declStart: declaration.startIndex,
     ...(json ? { json } : {}),
+    ...(type ? { type } : {}),
   };
 }
 
@@ -139,7 +140,9 @@ function fieldsOf(body: S, lowerer: Lowerer, decl: A.TypeDecl): void {
               .filter((c) => c.type === 'variable_declarator')
               .map((d) => d.childForFieldName('name') ?? d.namedChildren[0])
           : names;
-        for (const name of all) if (name) decl.fields.push(field(name, member, jsonNameIn(member) ?? json));
+        const type = member.childForFieldName('type')?.text;
+        for (const name of all)
+          if (name) decl.fields.push(field(name, member, jsonNameIn(member) ?? json, type));
         // Go: a field of an anonymous struct type (`Links struct { CheckoutLink string \`json:"checkoutLink"\` }`).
         const struct = member.childForFieldName('type');
         const last = decl.fields.at(-1);

@@ -11,7 +11,7 @@ import { type Hit, hit } from './hits.js';
 
 const v1User = TOKEN_FIELDS.v1.user;
 const v2User = TOKEN_FIELDS.v2.user;
-const { userName, notificationUrl, orderNumber, refNumber, currency } = ORDER_FIELDS;
+const { amount, userName, notificationUrl, orderNumber, refNumber, currency } = ORDER_FIELDS;
 const { checkout, sampleCheckout } = LINK_FIELDS;
 
 /** Schemas written as objects: `z.object({ orderNumber: z.string() })`, `t.type({…})`. */
@@ -81,6 +81,20 @@ export function checkModel(type: Parameters<typeof modelKind>[0], facts: Facts):
     if (kind === 'token' && same(field, v1User)) hits.push(hit('PO102', at, 'error', renameTo(v2User)));
     if (kind === 'order' && same(field, userName)) hits.push(hit('PO103', at, 'error'));
     if (kind === 'order' && same(field, notificationUrl)) hits.push(hit('PO108', at, 'warning'));
+    // Go: encoding/json writes a float64 as a JSON number with decimals ("amount": 149.9).
+    if (
+      kind === 'order' &&
+      facts.language === 'go' &&
+      same(field, amount) &&
+      /^float(?:32|64)$/.test(field.type ?? '')
+    )
+      hits.push({
+        rule: 'PO104',
+        at,
+        severity: 'error',
+        message: `a decimal amount (v1 format): a ${field.type} field sent as a JSON number`,
+        fix: 'send whole cents as an integer string: an int64 field tagged `json:"amount,string"`, set to int64(math.Round(x*100))',
+      });
     if (same(field, checkout.v1) || (/^links$/i.test(type.name) && same(field, sampleCheckout)))
       hits.push(hit('PO105', at, 'error', renameTo(checkout.v2)));
     if (kind === 'response' && (same(field, orderNumber) || same(field, refNumber) || same(field, currency)))
