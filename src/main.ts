@@ -65,7 +65,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       ctx.flags.json = argv.includes('--json');
       throw usageError(problem, { field: problem.slice(0, problem.indexOf(':')) });
     }
-    const program = buildProgram(ctx);
+    const program = buildProgram(ctx, argv[2]);
     // `payorder` alone is a request for the overview, not a mistake.
     if (argv.length <= 2) {
       program.outputHelp();

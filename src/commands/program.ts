@@ -54,7 +54,42 @@ ${EXIT_CODE_HELP}
 
 Docs: README.md in the package; every command has --help with examples.`;
 
-export function buildProgram(ctx: Context): Command {
+type Register = (program: Command, ctx: Context) => void;
+
+/** Every command, in the order help lists them. */
+const EVERY: Register[] = [
+  registerLogin,
+  registerLogout,
+  registerStatus,
+  registerToken,
+  registerConfig,
+  registerOrder,
+  registerLedger,
+  registerMigrateCheck,
+  registerCompletion,
+  registerMan,
+  registerSandbox,
+  registerComplete,
+];
+
+/** The commands that run with no other command registered, by the word that names them. */
+const ALONE = new Map<string, Register>([
+  ['login', registerLogin],
+  ['logout', registerLogout],
+  ['status', registerStatus],
+  ['token', registerToken],
+  ['config', registerConfig],
+  ['order', registerOrder],
+  ['ledger', registerLedger],
+  ['migrate-check', registerMigrateCheck],
+  ['sandbox', registerSandbox],
+]);
+
+/**
+ * The command tree for a command line whose first word is `invoked`: that command alone when it is
+ * one of ALONE, every command otherwise (and when `invoked` is not given).
+ */
+export function buildProgram(ctx: Context, invoked?: string): Command {
   const program = new Command('payorder')
     .description(
       'Create and look up payment orders of the Payment Order Service, from a terminal or a script.',
@@ -79,18 +114,12 @@ export function buildProgram(ctx: Context): Command {
       getErrHelpWidth: () => ctx.io.stderrColumns || 80,
     })
     .addHelpText('after', OVERVIEW);
-  registerLogin(program, ctx);
-  registerLogout(program, ctx);
-  registerStatus(program, ctx);
-  registerToken(program, ctx);
-  registerConfig(program, ctx);
-  registerOrder(program, ctx);
-  registerLedger(program, ctx);
-  registerMigrateCheck(program, ctx);
-  registerCompletion(program, ctx);
-  registerMan(program, ctx);
-  registerSandbox(program, ctx);
-  registerComplete(program, ctx);
+  // A command that runs needs only its own part of the tree; what shows or reads the whole tree
+  // (the overview, help, suggestions for a word that names no command, completion, the man page)
+  // gets every command.
+  const own = invoked === undefined ? undefined : ALONE.get(invoked);
+  if (own) own(program, ctx);
+  else for (const register of EVERY) register(program, ctx);
   program.hook('preAction', async (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;

@@ -95,6 +95,18 @@ describe('help', () => {
     expect(await flat(['order', 'create', '--help'])).toContain('(default: "4")');
   });
 
+  // A command runs with only its own part of the tree registered; any other first word gets every
+  // command, so that it is refused with a suggestion, the name of an object's own property included.
+  it('a first word that names no command is refused whatever it is, with every command to suggest from', async () => {
+    for (const word of ['constructor', '__proto__', 'toString'])
+      expect(await run([word])).toEqual({
+        exitCode: 2,
+        stdout: '',
+        stderr: `error: unknown command '${word}'\n(run with --help for usage)\n`,
+      });
+    expect((await run(['help', 'login'])).stdout).toContain('Usage: payorder login');
+  });
+
   it('suggests the nearest command and flag', async () => {
     expect(await run(['ordr'])).toEqual({
       exitCode: 2,
