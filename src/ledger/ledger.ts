@@ -83,14 +83,34 @@ const targetArgs = (target: LedgerTarget) => [target.profile, target.env, target
 
 export class Ledger {
   readonly #statements = new Map<string, StatementSync>();
+  /** The answers `later` keeps for the next write transaction, or for close(). */
+  readonly #answers: Array<() => void> = [];
 
   constructor(
     private readonly db: DatabaseSync,
     readonly path: string,
   ) {}
 
+  /**
+   * Writes the answers kept by `later`, in one transaction, then closes the ledger; the ledger
+   * closes even when they cannot be written (the error is thrown after).
+   */
   close(): void {
-    this.db.close();
+    try {
+      if (this.#answers.length > 0) this.#write(() => {});
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /**
+   * Keeps `write` (an answer: created, failed) for the next write transaction, which writes it before
+   * its own work, or for close(): a batch line's answer and the next line's record share one commit.
+   * Until then the entry reads as sent with no answer recorded, as it would if the process ended
+   * before the answer came.
+   */
+  later(write: () => void): void {
+    this.#answers.push(write);
   }
 
   /** Runs `work` in one write transaction: what it reads is not changed by another process before it writes. */
@@ -101,6 +121,7 @@ export class Ledger {
       throw ledgerError(error, this.path);
     }
     try {
+      for (const answer of this.#answers.splice(0)) answer();
       const result = work();
       this.#statement('COMMIT').run();
       return result;

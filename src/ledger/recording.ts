@@ -59,36 +59,32 @@ export class CreationLedger implements BatchLedger {
     });
     if ('holder' in result) throw referenceInUse(result.holder, field, this.target);
     const { entry } = result;
+    // Written with the next line's record (a batch), or as the ledger closes.
     return {
-      created: (order) => this.#afterSending(() => ledger.created(entry, order, ctx.clock())),
-      failed: (outcome, error) =>
-        this.#afterSending(() => ledger.failed(entry, outcome, (error as Error).message)),
+      created: (order) => {
+        const at = ctx.clock();
+        ledger.later(() => ledger.created(entry, order, at));
+      },
+      failed: (outcome, error) => ledger.later(() => ledger.failed(entry, outcome, (error as Error).message)),
     };
   }
 
-  #warned = false;
-
   /**
-   * Writes an answer: once an order is sent, its answer is the command's whatever becomes of the
-   * ledger, whose failure is said once (the entry stays "unknown").
+   * Closes the ledger, writing the answers it keeps: once an order is sent, its answer is the
+   * command's whatever becomes of the ledger, whose failure is said (the entries stay "unknown").
    */
-  #afterSending(write: () => void): void {
+  close(): void {
     try {
-      write();
+      this.ledger.close();
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      if (!this.#warned) warn(this.ctx, `the order ledger was not updated: ${error.message}`);
-      this.#warned = true;
+      warn(this.ctx, `the order ledger was not updated: ${error.message}`);
     }
   }
 
   /** --allow-duplicate-reference was given. */
   get allowsDuplicates(): boolean {
     return this.choice.allowDuplicateReference;
-  }
-
-  close(): void {
-    this.ledger.close();
   }
 }
 

@@ -178,8 +178,11 @@ class Batch {
         yield result;
       }
     } finally {
-      await this.#journal.close();
-      options.ledger?.close();
+      try {
+        await this.#journal.close();
+      } finally {
+        options.ledger?.close();
+      }
     }
   }
 
