@@ -4,41 +4,17 @@
  * printed from integer cents; and the line edits made on the text of a file payorder has no grammar
  * for (Perl). Each with the near-miss that must stay as it is.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, compatible } from '../../src/migrate/codemod/edits.js';
-import { fixSource } from '../../src/migrate/codemod/source-edits.js';
-import { ParsedFile } from '../../src/migrate/codemod/tree.js';
 import { checkSource } from '../../src/migrate/source.js';
-import { type LanguageId, languageOf } from '../../src/migrate/syntax/languages.js';
-import { freshCli, tempDir } from '../helpers/cli.js';
-
-/** A folder of files, written under a fresh temporary folder. */
-function folderOf(files: Record<string, string>): string {
-  const root = tempDir('payorder-follow-');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
-}
+import { freshCli } from '../helpers/cli.js';
+import { fixedInMemory, folderOf } from '../helpers/codemod.js';
 
 /** One file's source after the codemod, in memory. */
 async function fixed(file: string, text: string) {
-  const language = languageOf(file, text) as LanguageId;
-  const findings = await checkSource(text, file);
-  const parsed = await ParsedFile.parse(text, language);
-  if (!parsed) throw new Error(`${file} does not parse`);
-  try {
-    const fix = fixSource(parsed, findings, { given: {}, known: [] });
-    return {
-      text: applyEdits(text, compatible(fix.edits)),
-      left: fix.left.map((entry) => entry.finding.rule),
-    };
-  } finally {
-    parsed.delete();
-  }
+  const { text: after, left } = await fixedInMemory(file, text);
+  return { text: after, left: left.map((entry) => entry.finding.rule) };
 }
 
 const CLIENT = [

@@ -5,42 +5,17 @@
  * only by where its value comes from. Each with the near miss that a text search would get wrong.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, compatible } from '../../src/migrate/codemod/edits.js';
-import { fixSource } from '../../src/migrate/codemod/source-edits.js';
-import { ParsedFile } from '../../src/migrate/codemod/tree.js';
-import { checkSource } from '../../src/migrate/source.js';
-import { type LanguageId, languageOf } from '../../src/migrate/syntax/languages.js';
 import { freshCli, tempDir } from '../helpers/cli.js';
+import { fixedInMemory, folderOf } from '../helpers/codemod.js';
 import { needsTool } from '../helpers/tools.js';
-
-/** A folder of files, written under a fresh temporary folder. */
-function folderOf(files: Record<string, string>): string {
-  const root = tempDir('payorder-tree-');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
-}
 
 /** One file's source after the codemod, in memory, with the rules of the findings left. */
 async function fixed(file: string, text: string) {
-  const language = languageOf(file, text) as LanguageId;
-  const findings = await checkSource(text, file);
-  const parsed = await ParsedFile.parse(text, language);
-  if (!parsed) throw new Error(`${file} does not parse`);
-  try {
-    const fix = fixSource(parsed, findings, { given: {}, known: [] });
-    return {
-      text: applyEdits(text, compatible(fix.edits)),
-      left: fix.left.map((entry) => `${entry.finding.rule}: ${entry.why}`),
-    };
-  } finally {
-    parsed.delete();
-  }
+  const { text: after, left } = await fixedInMemory(file, text);
+  return { text: after, left: left.map((entry) => `${entry.finding.rule}: ${entry.why}`) };
 }
 
 describe('renames inside the token that holds the name', () => {

@@ -3,15 +3,13 @@
  * contracts, dictionary initializers, raw-string bodies): what migrate-check reports there, and what
  * the codemod makes of it. Each with the near miss that must stay as it is.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, compatible } from '../../src/migrate/codemod/edits.js';
-import { fixSource } from '../../src/migrate/codemod/source-edits.js';
-import { ParsedFile, parsesCleanly } from '../../src/migrate/codemod/tree.js';
+import { parsesCleanly } from '../../src/migrate/codemod/tree.js';
 import { checkSource } from '../../src/migrate/source.js';
-import { type LanguageId, languageOf } from '../../src/migrate/syntax/languages.js';
-import { freshCli, tempDir } from '../helpers/cli.js';
+import { freshCli } from '../helpers/cli.js';
+import { fixedInMemory, folderOf } from '../helpers/codemod.js';
 
 /** Findings as "LINE RULE SEVERITY". */
 const check = async (file: string, text: string) =>
@@ -19,31 +17,12 @@ const check = async (file: string, text: string) =>
 
 /** One file's source after the codemod, in memory, and whether it still parses. */
 async function fixed(file: string, text: string) {
-  const language = languageOf(file, text) as LanguageId;
-  const findings = await checkSource(text, file);
-  const parsed = await ParsedFile.parse(text, language);
-  if (!parsed) throw new Error(`${file} does not parse`);
-  try {
-    const fix = fixSource(parsed, findings, { given: {}, known: [] });
-    const after = applyEdits(text, compatible(fix.edits));
-    return {
-      text: after,
-      parses: await parsesCleanly(after, language),
-      left: fix.left.map((entry) => entry.finding.rule),
-    };
-  } finally {
-    parsed.delete();
-  }
-}
-
-/** A folder of files, written under a fresh temporary folder. */
-function folderOf(files: Record<string, string>): string {
-  const root = tempDir('payorder-typed-');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
+  const { text: after, language, left } = await fixedInMemory(file, text);
+  return {
+    text: after,
+    parses: await parsesCleanly(after, language),
+    left: left.map((entry) => entry.finding.rule),
+  };
 }
 
 describe('Kotlin: an order body written as a raw string with interpolations', () => {
