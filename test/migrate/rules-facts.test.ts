@@ -1,7 +1,7 @@
 /**
  * What one file's tree says (src/migrate/syntax/facts.ts), seen through the findings it decides:
  * which names a value is followed through (PHP's `$`, a `$` inside a JavaScript name), which object a
- * read is rooted at (a member, a call on the answer, a JSON parser's argument, an `await`), answers
+ * read is rooted at (a member, a call on the answer, a JSON parser's argument, an `await`, a cast), answers
  * passed along a chain of variables in the order they are written, names written bare (PENDING), and
  * a name split into words to tell whether it speaks of the service (`HTTPCheckoutBase`).
  */
@@ -55,6 +55,25 @@ describe('the object a read is rooted at', () => {
       '4:25 error PO105',
       '5:21 info PO105',
       '6:15 info PO105',
+    ]);
+  });
+
+  it('TypeScript: the answer cast to a type (as, satisfies, <T>) is still the answer; another object cast is not', async () => {
+    expect(
+      await check('pay.ts', [
+        'const answer = await (await fetch(`${BASE}/v2/api/checkout`, { method: "POST" })).json();',
+        'go((answer as Order).checkoutLink);',
+        'go((answer satisfies Order).checkoutLink);',
+        'go((<Order>answer).checkoutLink);',
+        'go((answer as api.Order).checkoutLink);',
+        'go((cart as Order).checkoutLink);',
+      ]),
+    ).toEqual([
+      '2:22 error PO105',
+      '3:29 error PO105',
+      '4:20 error PO105',
+      '5:26 error PO105',
+      '6:20 info PO105',
     ]);
   });
 
