@@ -1,0 +1,256 @@
+/**
+ * The text an address is built into (src/migrate/syntax/values.ts), through migrate-check's findings:
+ * which ways of building a string are followed (constants, another file's constants, a map's key, a
+ * default, `%` and format calls, joins, `new URL`), where each character of the result is reported
+ * (the literal it is written in, and each name it was reached through), and what the folded text must
+ * look like to be an address of the service.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkSource, checkSources } from '../../src/migrate/source.js';
+
+/** Findings as "LINE:COLUMN SEVERITY RULE", "[NAME]" at a use reached through NAME. */
+const check = async (file: string, lines: string[], constants?: Record<string, string>) =>
+  (
+    await checkSources([{ file, text: lines.join('\n'), ...(constants ? { constants } : {}) }], {
+      workers: 0,
+    })
+  ).map(
+    (f) =>
+      `${f.location.line}:${f.location.column} ${f.severity} ${f.rule}` +
+      (f.message.includes(', through ') ? ` [${f.message.split(', through ')[1]}]` : ''),
+  );
+
+describe('what is followed', () => {
+  it('a Spring placeholder is its default, reported where the default is written', async () => {
+    expect(
+      await check('App.java', [
+        'class App {',
+        '  @Value("${payorder.auth-url:https://auth.example.com/1}")',
+        '  String authUrl;',
+        '}',
+      ]),
+    ).toEqual(['2:55 error PO101']);
+  });
+
+  it('a constant of another file is known by its text, and reported where this file uses it', async () => {
+    expect(
+      await check('pay.php', ['<?php', '$http->post(PO_BASE . PO_API_PREFIX . "/checkout", $body);'], {
+        PO_API_PREFIX: '/1',
+        PO_BASE: 'https://pay.example.com',
+      }),
+    ).toEqual(['2:23 error PO101 [PO_API_PREFIX]']);
+  });
+
+  it('a key of the map an object was set to ($this->config["api_version"])', async () => {
+    expect(
+      await check('pay.php', [
+        '<?php',
+        'class Pay {',
+        '  private $config = ["api_version" => "/1", "auth_base" => "https://auth.example.com"];',
+        '  function token() { return $this->http->post($this->config["auth_base"] . $this->config["api_version"] . "/auth/token"); }',
+        '}',
+      ]),
+    ).toEqual(['3:40 error PO101', '4:91 error PO101 [api_version]']);
+  });
+
+  it('a default after || is followed when what comes before it is unknown', async () => {
+    expect(
+      await check('pay.js', [
+        'const base = process.env.PAY_URL || "https://pay.example.com/1";',
+        'fetch(base + "/checkout");',
+      ]),
+    ).toEqual(['1:61 error PO101', '2:7 error PO101 [base]']);
+  });
+
+  it('Python: % with one value or a tuple, str.format with {} or {0}', async () => {
+    expect(
+      await check('pay.py', [
+        'url = "%s/1/checkout" % BASE',
+        'url2 = "%s/%s/checkout" % (BASE, "1")',
+        'url3 = "{}/1/checkout".format(base)',
+        'url4 = "{0}/{1}/checkout".format(base, "1")',
+      ]),
+    ).toEqual(['1:10 error PO101', '2:11 error PO101', '3:11 error PO101', '4:12 error PO101']);
+  });
+
+  it('Java: String.format, with or without a Locale first', async () => {
+    expect(
+      await check('Pay.java', [
+        'class Pay {',
+        '  String u = String.format("%s/1/checkout", base);',
+        '  String v = String.format(Locale.ROOT, "%s/1/checkout", base);',
+        '}',
+      ]),
+    ).toEqual(['2:31 error PO101', '3:44 error PO101']);
+  });
+
+  it('a list joined (at the separator before the version), path.join, and new URL(path, base) with the base first', async () => {
+    expect(
+      await check('pay.js', [
+        'const v = ["https://pay.example.com", "1", "checkout"].join("/");',
+        'const w = path.join(base, "/1/checkout");',
+        'const u = new URL("/1", "https://auth.example.com");',
+        'fetch(u, { method: "POST" });',
+      ]),
+    ).toEqual(['1:62 error PO101', '2:28 error PO101', '3:20 error PO101', '4:7 error PO101 [u]']);
+  });
+
+  it('an environment variable’s name names the unknown base: getenv("CHECKOUT_URL") + "/1" is the service', async () => {
+    expect(
+      await check('pay.py', [
+        'requests.post(os.getenv("CHECKOUT_URL") + "/1", json=body)',
+        'requests.post(os.getenv("SHOP_URL") + "/1", json=body)',
+        'url = os.environ.get("AUTH_URL", "https://example.com/1")',
+      ]),
+    ).toEqual(['1:44 error PO101', '2:40 info PO101', '3:54 info PO101']);
+  });
+
+  it('PHP: a value behind @ (errors silenced) is the value: @getenv("CHECKOUT_URL") names the base', async () => {
+    expect(
+      await check('pay.php', [
+        '<?php',
+        '$http->post(@getenv("CHECKOUT_URL") . "/1", $body);',
+        '$http->post(@getenv("SHOP_URL") . "/1", $body);',
+      ]),
+    ).toEqual(['2:40 error PO101', '3:36 info PO101']);
+  });
+
+  it('a default given as a name: the environment variable still names the base', async () => {
+    expect(
+      await check('pay.py', [
+        'requests.post(os.environ.get("CHECKOUT_URL", DEFAULT) + "/1", json=body)',
+        'requests.post(os.environ.get("SHOP_URL", DEFAULT) + "/1", json=body)',
+      ]),
+    ).toEqual(['1:58 error PO101', '2:54 info PO101']);
+  });
+
+  it('Java: the default is the last argument of getProperty, followed to where the value is used', async () => {
+    expect(
+      await check('Pay.java', [
+        'class Pay {',
+        '  void pay() {',
+        '    String authUrl = env.getProperty("payorder.auth", String.class, "https://auth.example.com/1");',
+        '    http.post(authUrl + "/auth/token", body);',
+        '  }',
+        '}',
+      ]),
+    ).toEqual(['3:94 error PO101', '4:15 error PO101 [authUrl]']);
+  });
+
+  it('urljoin(base, path) is followed to where its result is used', async () => {
+    expect(
+      await check('pay.py', [
+        'token = urljoin(AUTH_BASE, "/1/auth/token")',
+        'requests.post(token, data=body)',
+      ]),
+    ).toEqual(['1:29 error PO101', '2:15 error PO101 [token]']);
+  });
+
+  it('of two values of a name, the one with text: a base set from the environment in one branch is still the literal', async () => {
+    expect(
+      await check('pay.js', [
+        'let base = "https://pay.example.com/1";',
+        'if (sandbox) base = process.env.PAY_BASE;',
+        'fetch(base + "/checkout", { method: "POST" });',
+      ]),
+    ).toEqual(['1:36 error PO101', '3:7 error PO101 [base]']);
+  });
+
+  it('a numeric version is text: f"{BASE}/{API_VERSION}/checkout" is reported, with the version changed where it is defined', async () => {
+    const findings = await checkSource(
+      [
+        'BASE = "https://example.com"',
+        'API_VERSION = 1',
+        'requests.post(f"{BASE}/{API_VERSION}/checkout", json=body)',
+      ].join('\n'),
+      'pay.py',
+    );
+    expect(
+      findings.map((f) => `${f.location.line}:${f.location.column} ${f.rule} → ${f.replacement}`),
+    ).toEqual(['3:23 PO101 → API_VERSION = v2/api']);
+  });
+});
+
+describe('what the folded text must look like', () => {
+  it('an address anywhere in a string (JSON in a string, a curl command) is found; "page/1" and a date-like path are not addresses', async () => {
+    expect(
+      await check('pay.js', [
+        'const body = \'{"auth_url": "https://auth.example.com/1"}\';',
+        'const cmd = "curl -X POST https://auth.example.com/1/auth/token";',
+        'const page = "page/1";',
+        'const date = "/2024/1/checkout";',
+        'const shop = "https://pay.example.com/shop42/1/checkout";',
+      ]),
+    ).toEqual(['1:53 error PO101', '2:51 error PO101', '5:45 error PO101']);
+  });
+
+  it('a lookup path at the end of a base, or with a %s for the id, on a service client; not %x, not after /10', async () => {
+    expect(
+      await check('pay.js', [
+        'const LOOKUP = "https://pay.example.com/1/order/";',
+        'checkoutClient.get("/order/%s");',
+        'checkoutClient.get("/order/%x");',
+        'get("https://shop.example.com/10/order/" + id);',
+      ]),
+    ).toEqual(['1:40 error PO101', '1:42 error PO106', '2:21 error PO106']);
+  });
+});
+
+describe('how far a value is followed', () => {
+  // Six steps at most (MAX_DEPTH): each chain below needs seven or eight, so its host is not seen
+  // and the /1 is info; with the bound one step further, each would be an error.
+  it('a base seven steps away is not followed: JavaScript defaults and templates', async () => {
+    expect(
+      await check('a.js', [
+        'const HOST = "https://auth.example.com";',
+        'const BASE = `${HOST}`;',
+        'const BASE_URL = BASE || DEFAULT_URL;',
+        'const API_URL = process.env.API_URL || BASE_URL;',
+        'fetch(API_URL + "/1", { method: "POST" });',
+      ]),
+    ).toEqual(['5:18 info PO101']);
+    expect(
+      await check('a.js', [
+        'const HOST = "https://auth.example.com";',
+        'const BASE_URL = HOST || DEFAULT_URL;',
+        'const API_URL = process.env.API_URL || BASE_URL;',
+        'fetch(API_URL + "/1", { method: "POST" });',
+      ]),
+    ).toEqual(['4:18 error PO101']);
+  });
+
+  it('Python format calls and a default, a list joined, new URL and path.join, Java’s String.format and names', async () => {
+    expect(
+      await check('c.py', [
+        'HOST = "https://auth.example.com"',
+        'BASE = "{}".format(HOST)',
+        'BASE_URL = os.environ.get("BASE_URL", BASE)',
+        'API_URL = BASE_URL',
+        'requests.post(API_URL + "/1", data=body)',
+      ]),
+    ).toEqual(['5:26 info PO101']);
+    expect(
+      await check('e.js', [
+        'const HOST = "https://auth.example.com";',
+        'const BASE = [HOST, "api"].join("/");',
+        'const BASE_URL = new URL("v", BASE);',
+        'const API_URL = path.join(BASE_URL, "x");',
+        'fetch(API_URL + "/1", { method: "POST" });',
+      ]),
+    ).toEqual(['5:18 info PO101']);
+    expect(
+      await check('P.java', [
+        'class P {',
+        '  void p() {',
+        '    String HOST = "https://auth.example.com";',
+        '    String API_URL = String.format("%s", HOST);',
+        '    String URL_1 = API_URL;',
+        '    String URL_2 = URL_1;',
+        '    String URL_3 = URL_2;',
+        '    http.post(URL_3 + "/1", body);',
+        '  }',
+        '}',
+      ]),
+    ).toEqual(['8:24 info PO101']);
+  });
+});
