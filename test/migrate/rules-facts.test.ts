@@ -88,15 +88,15 @@ describe('the object a read is rooted at', () => {
     ).toEqual(['3:33 error PO105', '4:30 info PO105']);
   });
 
-  it('Python: a variable whose name starts or ends with "json" is a variable, not a JSON parser', async () => {
+  it('a variable whose name starts or ends with "json" is a variable, not a JSON parser', async () => {
     expect(
-      await check('pay.py', [
-        'answer_json = requests.post(f"{BASE}/checkout", json=body).json()',
-        'go(answer_json.get("result").get("checkoutLink"))',
-        'json_answer = requests.post(f"{BASE}/checkout", json=body).json()',
-        'go(json_answer.get("result").get("checkoutLink"))',
+      await check('pay.js', [
+        'const answerJson = await (await fetch(`${BASE}/v2/api/checkout`, { method: "POST" })).json();',
+        'const jsonAnswer = answerJson;',
+        'go(answerJson.find((o) => o.uuid === id).checkoutLink);',
+        'go(jsonAnswer.find((o) => o.uuid === id).checkoutLink);',
       ]),
-    ).toEqual(['2:35 error PO105', '4:35 error PO105']);
+    ).toEqual(['3:42 error PO105', '4:42 error PO105']);
   });
 });
 
