@@ -196,6 +196,18 @@ describe('what the folded text must look like', () => {
   });
 });
 
+describe('a base with a trailing slash', () => {
+  it('a base ending in / joined to /1/auth/token is still a v1 address; a host named 1 after the scheme is not a version', async () => {
+    expect(
+      await check('pay.js', [
+        'const AUTH_BASE = "https://auth.example.com/";',
+        'fetch(AUTH_BASE + "/1/auth/token", { method: "POST" });',
+        'fetch("http://1/checkout", { method: "POST" });',
+      ]),
+    ).toEqual(['2:20 error PO101']);
+  });
+});
+
 describe('how far a value is followed', () => {
   // Six steps at most (MAX_DEPTH): each chain below needs seven or eight, so its host is not seen
   // and the /1 is info; with the bound one step further, each would be an error.
