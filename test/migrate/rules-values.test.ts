@@ -196,6 +196,89 @@ describe('what the folded text must look like', () => {
   });
 });
 
+describe('a built address followed to where it is used', () => {
+  // The literal of a format string is reported on its own too; the finding at the use, "[NAME]",
+  // exists only when the call building the address is folded.
+  it('Java: String.format, with or without a Locale first', async () => {
+    expect(
+      await check('Pay.java', [
+        'class Pay {',
+        '  void pay() {',
+        '    String checkoutUrl = String.format("%s/1/checkout", base);',
+        '    http.post(checkoutUrl, body);',
+        '    String tokenUrl = String.format(Locale.ROOT, "%s/1/auth/token", base);',
+        '    http.post(tokenUrl, body);',
+        '  }',
+        '}',
+      ]),
+    ).toEqual([
+      '3:43 error PO101',
+      '4:15 error PO101 [checkoutUrl]',
+      '5:53 error PO101',
+      '6:15 error PO101 [tokenUrl]',
+    ]);
+  });
+
+  it('Python: a dict constant’s key, str.format and % with a tuple', async () => {
+    expect(
+      await check('pay.py', [
+        'CONFIG = {"auth_base": "https://auth.example.com/1"}',
+        'requests.post(CONFIG["auth_base"] + "/auth/token", data=body)',
+        'checkout_url = "{}/1/checkout".format(base)',
+        'requests.post(checkout_url, json=body)',
+        'lookup_url = "%s/1/order/%s" % (base, order_id)',
+        'requests.get(lookup_url)',
+      ]),
+    ).toEqual([
+      '1:49 error PO101',
+      '2:23 error PO101 [auth_base]',
+      '3:19 error PO101',
+      '4:15 error PO101 [checkout_url]',
+      '5:17 error PO101',
+      '5:19 error PO106',
+      '6:14 error PO101 [lookup_url]',
+    ]);
+  });
+
+  it('Ruby: a global variable and a global hash’s key, without their $', async () => {
+    expect(
+      await check('pay.rb', [
+        '$token_url = "https://auth.example.com/1/auth/token"',
+        'HTTP.post($token_url, json: body)',
+        '$config = { "auth_base" => "https://auth.example.com/1" }',
+        'HTTP.post($config["auth_base"] + "/auth/token", json: body)',
+      ]),
+    ).toEqual([
+      '1:39 error PO101',
+      '2:11 error PO101 [$token_url]',
+      '3:53 error PO101',
+      '4:20 error PO101 [auth_base]',
+    ]);
+  });
+
+  it('a list literal joined is followed; a variable joined is not (its items are unknown)', async () => {
+    expect(
+      await check('pay.js', [
+        'const checkoutUrl = [BASE, "1", "checkout"].join("/");',
+        'fetch(checkoutUrl, { method: "POST" });',
+        'const pathUrl = parts.join("/");',
+        'fetch(pathUrl + "/1/checkout", { method: "POST" });',
+      ]),
+    ).toEqual(['1:51 error PO101', '2:7 error PO101 [checkoutUrl]', '4:18 error PO101']);
+  });
+
+  it('Spring: text after a placeholder is kept; a default that is the prefix alone is a prefix', async () => {
+    expect(
+      await check('App.java', [
+        'class App {',
+        '  @Value("${payorder.api-prefix:/1}") private String apiPrefix;',
+        '  @Value("${payorder.auth-base:https://auth.example.com}/1/auth/token") private String tokenUrl;',
+        '}',
+      ]),
+    ).toEqual(['2:33 error PO101', '3:57 error PO101']);
+  });
+});
+
 describe('a base with a trailing slash', () => {
   it('a base ending in / joined to /1/auth/token is still a v1 address; a host named 1 after the scheme is not a version', async () => {
     expect(
