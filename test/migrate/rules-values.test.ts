@@ -348,4 +348,43 @@ describe('how far a value is followed', () => {
       ]),
     ).toEqual(['8:24 info PO101']);
   });
+
+  /** Six names in a row, the first given `value`: NAME_1 = value, NAME_2 = NAME_1, …, NAME_6 = NAME_5. */
+  const chain = (name: string, value: string) =>
+    Array.from({ length: 6 }, (_, i) => `${name}_${i + 1} = ${i === 0 ? value : `${name}_${i}`}`);
+  /** The names the findings of a file were reached through, in order. */
+  const through = (found: string[]) => found.flatMap((f) => /\[(\w+)\]$/.exec(f)?.[1] ?? []);
+
+  it('an address built by concatenation, a map’s key, % or a format call reaches five names down, not six', async () => {
+    const js = await check('pay.js', [
+      'function pay(HOST, body) {',
+      '  const CONFIG = { checkoutUrl: "https://pay.example.com/1/checkout" };',
+      ...chain('MAP_URL', 'CONFIG.checkoutUrl').map((line) => `  const ${line};`),
+      '  fetch(MAP_URL_6, { method: "POST", body });',
+      ...chain('CONCAT_URL', 'HOST + "/1/checkout"').map((line) => `  const ${line};`),
+      '  fetch(CONCAT_URL_6, { method: "POST", body });',
+      '}',
+    ]);
+    const py = await check('pay.py', [
+      'def pay(HOST, body):',
+      ...chain('PERCENT_URL', '"%s/1/checkout" % HOST').map((line) => `    ${line}`),
+      '    requests.post(PERCENT_URL_6, json=body)',
+      ...chain('FORMAT_URL', '"{}/1/checkout".format(HOST)').map((line) => `    ${line}`),
+      '    requests.post(FORMAT_URL_6, json=body)',
+    ]);
+    const java = await check('Pay.java', [
+      'class Pay {',
+      '  void pay() {',
+      ...chain('FORMAT_URL', 'String.format("%s/1/checkout", host)').map((line) => `    String ${line};`),
+      '    http.post(FORMAT_URL_6, body);',
+      ...chain('JOINED_URL', 'new URL("/1/checkout", host)').map((line) => `    URL ${line};`),
+      '    http.post(JOINED_URL_6, body);',
+      '  }',
+      '}',
+    ]);
+    const fiveOf = (name: string) => [1, 2, 3, 4, 5].map((i) => `${name}_${i}`);
+    expect(through(js)).toEqual(['checkoutUrl', ...fiveOf('MAP_URL'), ...fiveOf('CONCAT_URL')]);
+    expect(through(py)).toEqual([...fiveOf('PERCENT_URL'), ...fiveOf('FORMAT_URL')]);
+    expect(through(java)).toEqual([...fiveOf('FORMAT_URL'), ...fiveOf('JOINED_URL')]);
+  });
 });
