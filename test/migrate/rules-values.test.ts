@@ -240,6 +240,15 @@ describe('a built address followed to where it is used', () => {
     ]);
   });
 
+  it('a default given with its key (os.environ.get) is the value the name holds', async () => {
+    expect(
+      await check('pay.py', [
+        'url = os.environ.get("CHECKOUT_URL", "https://example.com/1")',
+        'requests.post(url, json=body)',
+      ]),
+    ).toEqual(['1:58 info PO101', '2:15 info PO101 [url]']);
+  });
+
   it('Ruby: a global variable and a global hash’s key, without their $', async () => {
     expect(
       await check('pay.rb', [
@@ -263,8 +272,16 @@ describe('a built address followed to where it is used', () => {
         'fetch(checkoutUrl, { method: "POST" });',
         'const pathUrl = parts.join("/");',
         'fetch(pathUrl + "/1/checkout", { method: "POST" });',
+        'const orderUrl = [base, "1/checkout"].join("/");',
+        'fetch(orderUrl, { method: "POST" });',
       ]),
-    ).toEqual(['1:51 error PO101', '2:7 error PO101 [checkoutUrl]', '4:18 error PO101']);
+    ).toEqual([
+      '1:51 error PO101',
+      '2:7 error PO101 [checkoutUrl]',
+      '4:18 error PO101',
+      '5:45 error PO101',
+      '6:7 error PO101 [orderUrl]',
+    ]);
   });
 
   it('Spring: text after a placeholder is kept; a default that is the prefix alone is a prefix', async () => {
