@@ -91,10 +91,8 @@ export class Folder {
       case 'call':
         return this.call(expr, via, depth);
       case 'other':
-        return expr.items.length === 1 &&
-          expr.items[0]?.k !== 'assign' &&
-          expr.items[0]?.k !== 'type' &&
-          expr.items[0]?.k !== 'func'
+        // One item is the group's value; an assignment, type or function in it folds to unknown below.
+        return expr.items.length === 1
           ? this.fold(expr.items[0] as Expr, via, depth + 1)
           : unknown(undefined, via);
       default:
