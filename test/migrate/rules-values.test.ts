@@ -372,7 +372,7 @@ describe('how far a value is followed', () => {
   /** The names the findings of a file were reached through, in order. */
   const through = (found: string[]) => found.flatMap((f) => /\[(\w+)\]$/.exec(f)?.[1] ?? []);
 
-  it('an address built by concatenation, a map’s key, % or a format call reaches five names down, not six', async () => {
+  it('an address built by concatenation, a map’s key, %, a format call or behind PHP’s @ reaches five names down, not six (PHP’s @ is a step of its own)', async () => {
     const js = await check('pay.js', [
       'function pay(HOST, body) {',
       '  const CONFIG = { checkoutUrl: "https://pay.example.com/1/checkout" };',
@@ -399,9 +399,18 @@ describe('how far a value is followed', () => {
       '  }',
       '}',
     ]);
+    const php = await check('pay.php', [
+      '<?php',
+      'function pay($body) {',
+      '  $config_url = "https://pay.example.com/1/checkout";',
+      ...chain('$url', '@$config_url').map((line) => `  ${line};`),
+      '  $http->post($url_6, $body);',
+      '}',
+    ]);
     const fiveOf = (name: string) => [1, 2, 3, 4, 5].map((i) => `${name}_${i}`);
     expect(through(js)).toEqual(['checkoutUrl', ...fiveOf('MAP_URL'), ...fiveOf('CONCAT_URL')]);
     expect(through(py)).toEqual([...fiveOf('PERCENT_URL'), ...fiveOf('FORMAT_URL')]);
     expect(through(java)).toEqual([...fiveOf('FORMAT_URL'), ...fiveOf('JOINED_URL')]);
+    expect(through(php)).toEqual(['config_url', ...fiveOf('url').slice(0, 4)]);
   });
 });
