@@ -1,6 +1,6 @@
 /**
  * What one file's tree says, indexed for the rules: every node's parent, the values assigned to each
- * name (variables, constants, fields, properties), functions by name, and the nodes of each kind.
+ * name (variables, constants, fields, properties), and the nodes of each kind.
  */
 import {
   type Assign,
@@ -8,7 +8,6 @@ import {
   type Call,
   childrenOf,
   type Expr,
-  type Func,
   type MapLit,
   type Member,
   type Name,
@@ -23,7 +22,6 @@ export interface Facts {
   parent: Map<AstNode, AstNode>;
   /** Values assigned to each name: `x = …`, `this.x = …`, `const X = …`, `private $x = …`. */
   values: Map<string, Expr[]>;
-  functions: Map<string, Func[]>;
   types: TypeDecl[];
   assigns: Assign[];
   calls: Call[];
@@ -46,7 +44,6 @@ export function collectFacts(nodes: AstNode[], language: LanguageId): Facts {
     nodes,
     parent: new Map(),
     values: new Map(),
-    functions: new Map(),
     types: [],
     assigns: [],
     calls: [],
@@ -70,9 +67,6 @@ export function collectFacts(nodes: AstNode[], language: LanguageId): Facts {
         }
         break;
       }
-      case 'func':
-        if (node.name) facts.functions.set(node.name, [...(facts.functions.get(node.name) ?? []), node]);
-        break;
       case 'type':
         facts.types.push(node);
         break;

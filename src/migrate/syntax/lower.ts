@@ -77,6 +77,12 @@ const COMPARE_OPERATORS = new Set(['==', '===', '!=', '!==', 'is', 'in']);
 const TERNARY_NODES = new Set(['ternary_expression', 'conditional_expression']);
 
 const span = (n: S) => ({ start: n.startIndex, end: n.endIndex });
+const CASTS = new Set(['as_expression', 'satisfies_expression', 'type_assertion', 'cast_expression']);
+
+/** The type of a cast, which is not its value: `Order` in `answer as Order`, `<Order>answer`, `(Order) answer`. */
+const isCastType = (cast: S, child: S) =>
+  CASTS.has(cast.type) &&
+  (/type_identifier$|^type_arguments$/.test(child.type) || cast.childForFieldName('type')?.id === child.id);
 
 /** Lowers a whole tree (or the parsed ranges of it). */
 export function lowerTree(root: S, language: LanguageId): A.Node[] {
@@ -127,7 +133,9 @@ class TreeLowerer implements Lowerer {
         if (value) this.returns.at(-1)?.push(value);
         return value;
       }
-      const inner = n.namedChildren.filter((c) => !c.type.includes('comment') && !c.type.endsWith('type'));
+      const inner = n.namedChildren.filter(
+        (c) => !c.type.includes('comment') && !c.type.endsWith('type') && !isCastType(n, c),
+      );
       const [only] = inner;
       if (only && inner.length === 1 && type !== 'argument' && type !== 'value_argument')
         return this.node(only);

@@ -91,10 +91,8 @@ export class Folder {
       case 'call':
         return this.call(expr, via, depth);
       case 'other':
-        return expr.items.length === 1 &&
-          expr.items[0]?.k !== 'assign' &&
-          expr.items[0]?.k !== 'type' &&
-          expr.items[0]?.k !== 'func'
+        // One item is the group's value; an assignment, type or function in it folds to unknown below.
+        return expr.items.length === 1
           ? this.fold(expr.items[0] as Expr, via, depth + 1)
           : unknown(undefined, via);
       default:
@@ -252,7 +250,12 @@ export function v1Markers(folded: Folded): number[] {
     const after = text[i + 2];
     const before = text[i - 1];
     if (after !== undefined && !END.includes(after)) continue;
-    if (before === '/' || (before !== undefined && /\d/.test(before) && !/[a-z]/i.test(text.slice(0, i))))
+    // Not a host named 1 right after the scheme (`http://1/`); a base's own trailing slash before
+    // the version (`https://auth.example.com/` + `/1/auth/token`) leaves it a version.
+    if (
+      text.slice(i - 2, i) === ':/' ||
+      (before !== undefined && /\d/.test(before) && !/[a-z]/i.test(text.slice(0, i)))
+    )
       continue;
     markers.push(i);
   }
