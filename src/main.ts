@@ -8,7 +8,6 @@ import { buildProgram, CommanderError, commanderExit, helpArgv } from './command
 import { COMPLETE_COMMAND } from './completion/dynamic-lists.js';
 import { type Context, createContext } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { renderError } from './output/render.js';
 import type { Sandbox, SandboxOptions } from './sandbox/server.js';
 import { variableProblem } from './variables.js';
 
@@ -88,7 +87,8 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     if (failure.kind === 'interrupted' && ctx.signal.reason === 'SIGHUP')
       failure = new CliError('hung_up', failure.message, failure.details);
     if (failure.details.reported) return failure.exitCode;
-    renderError(ctx, failure);
+    // Loaded only here: a command that succeeds (--help among them) never needs it.
+    (await import('./output/render.js')).renderError(ctx, failure);
     if (ctx.flags.debug && !(error instanceof CliError))
       ctx.io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
     return failure.exitCode;
