@@ -8,7 +8,7 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { isLoopbackHost } from '../contract/urls.js';
 import type { ProxySettings } from './proxy.js';
-import { AnswerTooLarge, type Attempt, MAX_ANSWER_BYTES, NO_BODY, type Transport } from './transport.js';
+import { AnswerTooLarge, type Attempt, MAX_ANSWER_BYTES, type Transport, wholeAnswer } from './transport.js';
 
 /** How long an idle connection is kept when the service does not say (Node's server keeps one 5 s). */
 const IDLE_MS = 4_000;
@@ -81,24 +81,13 @@ async function responseOf({
   headers,
   body,
 }: Dispatcher.ResponseData): Promise<Response> {
-  if (statusCode < 200 || statusCode > 599) {
-    await body.dump();
-    throw new Error(`an answer with status ${statusCode}, which HTTP does not have`);
-  }
-  let text: string;
-  try {
-    text = await body.text();
-  } catch (error) {
-    throw tooLarge(error) ?? error;
-  }
   const fields = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     for (const each of Array.isArray(value) ? value : [value ?? '']) fields.append(name, each);
   }
-  return new Response(NO_BODY.has(statusCode) ? null : text, {
-    status: statusCode,
-    statusText,
-    headers: fields,
+  return wholeAnswer(statusCode, statusText, fields, {
+    text: () => body.text().catch((error) => Promise.reject(tooLarge(error) ?? error)),
+    discard: () => body.dump(),
   });
 }
 

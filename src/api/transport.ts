@@ -46,7 +46,24 @@ export interface Transport {
 }
 
 /** The statuses whose answer has no body, which a Response cannot be made with. */
-export const NO_BODY = new Set([204, 205, 304]);
+const NO_BODY = new Set([204, 205, 304]);
+
+/**
+ * An answer read whole, as a Response of Node's (ky's): its body as `text()` gives it, or, for a
+ * status HTTP does not have, discarded and refused (the request was sent).
+ */
+export async function wholeAnswer(
+  status: number,
+  statusText: string,
+  headers: Headers,
+  body: { text(): Promise<string>; discard(): Promise<unknown> },
+): Promise<Response> {
+  if (status < 200 || status > 599) {
+    await body.discard();
+    throw new Error(`an answer with status ${status}, which HTTP does not have`);
+  }
+  return new Response(NO_BODY.has(status) ? null : await body.text(), { status, statusText, headers });
+}
 
 /**
  * The attempt each of fetch's requests belongs to. undici publishes the creation of every request it
@@ -100,14 +117,9 @@ export function fetchTransport(fallback: () => Promise<Transport>): Transport {
         attempt.sent = false;
         return attempts.run(attempt, async () => {
           const answer = await fetch(input, { ...init, redirect: 'manual' });
-          if (answer.status < 200 || answer.status > 599) {
-            await answer.body?.cancel();
-            throw new Error(`an answer with status ${answer.status}, which HTTP does not have`);
-          }
-          return new Response(NO_BODY.has(answer.status) ? null : await cappedText(answer), {
-            status: answer.status,
-            statusText: answer.statusText,
-            headers: answer.headers,
+          return wholeAnswer(answer.status, answer.statusText, answer.headers, {
+            text: () => cappedText(answer),
+            discard: async () => answer.body?.cancel(),
           });
         });
       };
