@@ -4,6 +4,7 @@
  * `--help` stays fast. Completions are generated from this same tree.
  */
 import { Command, CommanderError } from 'commander';
+import { COMPLETE_COMMAND } from '../completion/dynamic-lists.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
 import { debugFromEnv } from '../variables.js';
@@ -57,23 +58,7 @@ Docs: README.md in the package; every command has --help with examples.`;
 type Register = (program: Command, ctx: Context) => void;
 
 /** Every command, in the order help lists them. */
-const EVERY: Register[] = [
-  registerLogin,
-  registerLogout,
-  registerStatus,
-  registerToken,
-  registerConfig,
-  registerOrder,
-  registerLedger,
-  registerMigrateCheck,
-  registerCompletion,
-  registerMan,
-  registerSandbox,
-  registerComplete,
-];
-
-/** The commands that run with no other command registered, by the word that names them. */
-const ALONE = new Map<string, Register>([
+const EVERY: Array<[word: string, register: Register]> = [
   ['login', registerLogin],
   ['logout', registerLogout],
   ['status', registerStatus],
@@ -82,12 +67,18 @@ const ALONE = new Map<string, Register>([
   ['order', registerOrder],
   ['ledger', registerLedger],
   ['migrate-check', registerMigrateCheck],
+  ['completion', registerCompletion],
+  ['man', registerMan],
   ['sandbox', registerSandbox],
-]);
+  [COMPLETE_COMMAND, registerComplete],
+];
+
+/** The commands that read the whole tree: the completion script, the man page, completion's answers. */
+const WHOLE_TREE = new Set(['completion', 'man', COMPLETE_COMMAND]);
 
 /**
  * The command tree for a command line whose first word is `invoked`: that command alone when it is
- * one of ALONE, every command otherwise (and when `invoked` is not given).
+ * one that does not read the whole tree, every command otherwise (and when `invoked` is not given).
  */
 export function buildProgram(ctx: Context, invoked?: string): Command {
   const program = new Command('payorder')
@@ -117,9 +108,9 @@ export function buildProgram(ctx: Context, invoked?: string): Command {
   // A command that runs needs only its own part of the tree; what shows or reads the whole tree
   // (the overview, help, suggestions for a word that names no command, completion, the man page)
   // gets every command.
-  const own = invoked === undefined ? undefined : ALONE.get(invoked);
-  if (own) own(program, ctx);
-  else for (const register of EVERY) register(program, ctx);
+  const own = WHOLE_TREE.has(invoked ?? '') ? undefined : EVERY.find(([word]) => word === invoked);
+  if (own) own[1](program, ctx);
+  else for (const [, register] of EVERY) register(program, ctx);
   program.hook('preAction', async (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;
