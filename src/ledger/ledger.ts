@@ -79,12 +79,28 @@ export interface ImportedOrder {
   status?: string;
 }
 
+/** How an order about to be sent is recorded: where from, when, and whether its reference is checked. */
+interface SendingOptions {
+  source: LedgerSource;
+  at: Date;
+  checkReference: boolean;
+}
+
+/** The entry recorded for an order about to be sent, or the order that holds its reference. */
+type Sending = { entry: number } | { holder: LedgerEntry };
+
 const targetArgs = (target: LedgerTarget) => [target.profile, target.env, target.version];
 
 export class Ledger {
   readonly #statements = new Map<string, StatementSync>();
   /** The answers `later` keeps for the next write transaction, or for close(). */
   readonly #answers: Array<() => void> = [];
+  /** The lines of a batch given in this turn of the event loop, recorded as it ends (sendingInTurn). */
+  readonly #turn: Array<{
+    record: () => Sending;
+    resolve: (sending: Sending) => void;
+    reject: (error: unknown) => void;
+  }> = [];
 
   constructor(
     private readonly db: DatabaseSync,
@@ -97,6 +113,7 @@ export class Ledger {
    */
   close(): void {
     try {
+      this.#writeTurn();
       if (this.#answers.length > 0) this.#write(() => {});
     } finally {
       this.db.close();
@@ -168,31 +185,56 @@ export class Ledger {
    * records nothing and returns that order. The check and the record are one transaction, so two
    * processes cannot both take a reference.
    */
-  sending(
-    target: LedgerTarget,
-    draft: OrderDraft,
-    { source, at, checkReference }: { source: LedgerSource; at: Date; checkReference: boolean },
-  ): { entry: number } | { holder: LedgerEntry } {
-    return this.#write(() => {
-      const reference = draft.externalReference;
-      const holder = checkReference && reference ? this.holderOf(target, reference) : undefined;
-      if (holder) return { holder };
-      const { lastInsertRowid } = this.#statement(
-        `INSERT INTO orders (profile, env, api, source, at, amount_cents, description, external_reference,
-           success_url, fail_url, notification_url, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unknown')`,
-      ).run(
-        ...targetArgs(target),
-        source,
-        at.toISOString(),
-        draft.amountCents.toString(),
-        draft.description,
-        reference ?? null,
-        draft.successUrl,
-        draft.failUrl,
-        draft.notificationUrl ?? null,
-      );
-      return { entry: Number(lastInsertRowid) };
+  sending(target: LedgerTarget, draft: OrderDraft, options: SendingOptions): Sending {
+    return this.#write(() => this.#sending(target, draft, options));
+  }
+
+  /**
+   * `sending` for a line of a batch: the lines given in one turn of the event loop are recorded
+   * together once its callbacks have run (setImmediate), in one transaction, so one commit. The
+   * check of each reference and its record are still one transaction. Resolves once committed.
+   */
+  sendingInTurn(target: LedgerTarget, draft: OrderDraft, options: SendingOptions): Promise<Sending> {
+    return new Promise((resolve, reject) => {
+      if (this.#turn.length === 0) setImmediate(() => this.#writeTurn());
+      this.#turn.push({ record: () => this.#sending(target, draft, options), resolve, reject });
     });
+  }
+
+  /** Records the lines given in this turn, in one transaction; a failure is each line's. */
+  #writeTurn(): void {
+    const turn = this.#turn.splice(0);
+    if (turn.length === 0) return;
+    let results: Sending[];
+    try {
+      results = this.#write(() => turn.map(({ record }) => record()));
+    } catch (error) {
+      for (const line of turn) line.reject(error);
+      return;
+    }
+    for (const [i, line] of turn.entries()) line.resolve(results[i] as Sending);
+  }
+
+  /** The record of an order about to be sent, or the order that holds its reference (in a transaction). */
+  #sending(target: LedgerTarget, draft: OrderDraft, { source, at, checkReference }: SendingOptions): Sending {
+    const reference = draft.externalReference;
+    const holder = checkReference && reference ? this.holderOf(target, reference) : undefined;
+    if (holder) return { holder };
+    const { lastInsertRowid } = this.#statement(
+      `INSERT INTO orders (profile, env, api, source, at, amount_cents, description, external_reference,
+         success_url, fail_url, notification_url, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unknown')`,
+    ).run(
+      ...targetArgs(target),
+      source,
+      at.toISOString(),
+      draft.amountCents.toString(),
+      draft.description,
+      reference ?? null,
+      draft.successUrl,
+      draft.failUrl,
+      draft.notificationUrl ?? null,
+    );
+    return { entry: Number(lastInsertRowid) };
   }
 
   /** The service's answer to entry `entry`: the order it created. */

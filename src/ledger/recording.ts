@@ -51,15 +51,28 @@ export class CreationLedger implements BatchLedger {
    * held by another order and duplicates are not allowed.
    */
   sending(draft: OrderDraft, source: LedgerSource, field: string): Recording {
-    const { ledger, ctx } = this;
-    const result = ledger.sending(this.target, draft, {
-      source,
-      at: ctx.clock(),
-      checkReference: !this.choice.allowDuplicateReference,
-    });
+    const result = this.ledger.sending(this.target, draft, this.#options(source));
     if ('holder' in result) throw referenceInUse(result.holder, field, this.target);
-    const { entry } = result;
-    // Written with the next line's record (a batch), or as the ledger closes.
+    return this.#recording(result.entry);
+  }
+
+  /**
+   * `sending` for a line of a batch, recorded with the other lines given in the same turn of the
+   * event loop, in one transaction; rejects with the refusal of its reference.
+   */
+  async sendingLine(draft: OrderDraft, field: string): Promise<Recording> {
+    const result = await this.ledger.sendingInTurn(this.target, draft, this.#options('batch'));
+    if ('holder' in result) throw referenceInUse(result.holder, field, this.target);
+    return this.#recording(result.entry);
+  }
+
+  #options(source: LedgerSource) {
+    return { source, at: this.ctx.clock(), checkReference: !this.choice.allowDuplicateReference };
+  }
+
+  /** The answers of entry `entry`, written with the next line's record (a batch), or as the ledger closes. */
+  #recording(entry: number): Recording {
+    const { ledger, ctx } = this;
     return {
       created: (order) => {
         const at = ctx.clock();

@@ -48,8 +48,11 @@ export interface Recording {
 export interface BatchLedger {
   /** --allow-duplicate-reference was given. */
   readonly allowsDuplicates: boolean;
-  /** Records a line as about to be sent; throws the refusal of a reference in use (naming `field`). */
-  sending(draft: OrderDraft, source: 'batch', field: string): Recording;
+  /**
+   * Records a line as about to be sent, with the other lines started in the same turn of the event
+   * loop; rejects with the refusal of a reference in use (naming `field`).
+   */
+  sendingLine(draft: OrderDraft, field: string): Promise<Recording>;
   close(): void;
 }
 
@@ -270,7 +273,7 @@ class Batch {
     const at = () => ctx.clock().toISOString();
     let recording: Recording | undefined;
     try {
-      recording = this.#ledgerSending(line, draft);
+      recording = await this.#ledgerSending(line, draft);
     } catch (error) {
       // A reference in use is that line's refusal; a ledger that cannot be written stops the batch.
       if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;
@@ -321,25 +324,30 @@ class Batch {
   }
 
   /**
-   * Records the line in the ledger as about to be sent; throws the refusal of its external reference
-   * when an order on the target holds it, or a line of this run sent it.
+   * Records the line in the ledger as about to be sent; rejects with the refusal of its external
+   * reference when an order on the target holds it, or a line of this run sent it.
    */
-  #ledgerSending(line: number, draft: OrderDraft): Recording | undefined {
+  async #ledgerSending(line: number, draft: OrderDraft): Promise<Recording | undefined> {
     const { ledger } = this.options;
     if (!ledger) return undefined;
     const reference = draft.externalReference;
-    if (reference !== undefined && !ledger.allowsDuplicates) {
-      const earlier = this.#references.get(reference);
-      if (earlier !== undefined)
-        throw new CliError(
-          'usage',
-          `external_reference: ${reference} is the reference of line ${earlier} of this batch; nothing was sent`,
-          { field: 'external_reference', hint: '--allow-duplicate-reference creates it all the same' },
-        );
+    if (reference === undefined) return ledger.sendingLine(draft, 'external_reference');
+    const earlier = this.#references.get(reference);
+    if (earlier !== undefined && !ledger.allowsDuplicates)
+      throw new CliError(
+        'usage',
+        `external_reference: ${reference} is the reference of line ${earlier} of this batch; nothing was sent`,
+        { field: 'external_reference', hint: '--allow-duplicate-reference creates it all the same' },
+      );
+    // Taken before the ledger answers: a line started in the same turn with the same reference waits
+    // for no transaction to be refused.
+    this.#references.set(reference, line);
+    try {
+      return await ledger.sendingLine(draft, 'external_reference');
+    } catch (error) {
+      if (this.#references.get(reference) === line) this.#references.delete(reference);
+      throw error;
     }
-    const recording = ledger.sending(draft, 'batch', 'external_reference');
-    if (reference !== undefined) this.#references.set(reference, line);
-    return recording;
   }
 
   /** Writes a record; a journal that cannot be written stops the batch. */

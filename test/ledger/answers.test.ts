@@ -97,3 +97,55 @@ describe('answers kept for later', () => {
     ledger.close();
   });
 });
+
+describe('the lines of a batch given in one turn of the event loop', () => {
+  const options = { source: 'batch' as const, at: AT, checkReference: true };
+
+  it('are recorded together once the turn ends, with the answers kept before them', async () => {
+    const dir = join(tempDir(), 'data');
+    const ledger = await opened(dir);
+    const first = await ledger.sendingInTurn(TARGET, draft('REF-1'), options);
+    ledger.later(() => ledger.created(entryOf(first), order('u-1', 'REF-1'), AT));
+    const turn = [
+      ledger.sendingInTurn(TARGET, draft('REF-2'), options),
+      ledger.sendingInTurn(TARGET, draft('REF-3'), options),
+    ];
+    // Nothing of this turn is written before it ends, not even the answer kept for it.
+    expect(await seen(dir)).toEqual([['REF-1', 'unknown', null]]);
+    expect((await Promise.all(turn)).every((result) => 'entry' in result)).toBe(true);
+    expect(await seen(dir)).toEqual([
+      ['REF-1', 'created', 'u-1'],
+      ['REF-2', 'unknown', null],
+      ['REF-3', 'unknown', null],
+    ]);
+    ledger.close();
+  });
+
+  it('each check a reference against the lines before it in the turn', async () => {
+    const dir = join(tempDir(), 'data');
+    const ledger = await opened(dir);
+    const [taken, refused] = await Promise.all([
+      ledger.sendingInTurn(TARGET, draft('REF-1'), options),
+      ledger.sendingInTurn(TARGET, draft('REF-1'), options),
+    ]);
+    expect('entry' in taken).toBe(true);
+    expect(refused).toEqual({ holder: expect.objectContaining({ external_reference: 'REF-1', uuid: null }) });
+    ledger.close();
+  });
+
+  it('are all refused, and none recorded, when one of them cannot be written', async () => {
+    const dir = join(tempDir(), 'data');
+    const ledger = await opened(dir);
+    const unwritable = { ...draft('REF-2'), successUrl: undefined } as unknown as OrderDraft;
+    const turn = [draft('REF-1'), unwritable, draft('REF-3')].map((line) =>
+      ledger.sendingInTurn(TARGET, line, options),
+    );
+    const results = await Promise.allSettled(turn);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await seen(dir)).toEqual([]);
+    // The ledger is still usable: the next turn is recorded.
+    expect('entry' in (await ledger.sendingInTurn(TARGET, draft('REF-4'), options))).toBe(true);
+    ledger.close();
+    expect(await seen(dir)).toEqual([['REF-4', 'unknown', null]]);
+  });
+});
