@@ -130,11 +130,6 @@ export class Ledger {
     this.#answers.push(write);
   }
 
-  /** Writes `write` (an answer) at once, in one transaction with the answers kept for later. */
-  now(write: () => void): void {
-    this.#write(write);
-  }
-
   /** Runs `work` in one write transaction: what it reads is not changed by another process before it writes. */
   #write<T>(work: () => T): T {
     try {

@@ -9,7 +9,6 @@
  * written (no line is sent that the journal cannot record).
  */
 
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
 import { type Order, type OrderDraft, orderRequestBody } from '../contract/schemas.js';
@@ -43,11 +42,6 @@ export type JournalChoice =
 export interface Recording {
   created(order: Order): void;
   failed(outcome: 'failed' | 'unknown', error: unknown): void;
-  /**
-   * It was not sent after all (`why`): written at once, so that its reference is free again even if
-   * payorder ends (a second Ctrl-C) before the ledger closes.
-   */
-  notSent(why: string): void;
 }
 
 /** What a batch asks of the order ledger (src/ledger/recording.ts keeps it). */
@@ -155,19 +149,12 @@ class Batch {
   #warnedNotification = false;
   /** The external references of lines this run has sent, with their line: a second line is refused. */
   readonly #references = new Map<string, number>();
-  /**
-   * The requests in flight, at most --concurrency. As many lines again are read and recorded
-   * meanwhile, each waiting here for a slot, so that an answer is followed by the next request
-   * without waiting for the ledger and the journal's sync.
-   */
-  readonly #requests: LimitFunction;
 
   constructor(
     private readonly ctx: Context,
     private readonly session: Session,
     private readonly options: BatchOptions,
   ) {
-    this.#requests = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
     this.#journal = openBatchJournal(ctx, session, options.journal);
     this.#journalUsed =
       options.journal.kind === 'file'
@@ -177,26 +164,23 @@ class Batch {
 
   async *records(): AsyncGenerator<LineResult> {
     const { ctx, options } = this;
-    const clearWaiting = () => this.#requests.clearQueue();
-    ctx.signal.addEventListener('abort', clearWaiting, { once: true });
     try {
       const input = readBatch(
         openInput(options.input, ctx.io.stdin, ctx.signal),
         options.input === '-' ? 'stdin' : options.input,
       );
       for await (const result of orderedPool(input, (line) => this.#done(line), {
-        concurrency: options.concurrency * 2,
+        concurrency: options.concurrency,
         stopped: () => this.#stoppedBy !== undefined,
         signal: ctx.signal,
       })) {
-        // A line the stop came for before it left: not sent, so not one of this run's lines (its
-        // journal says so, and a rerun sends it).
+        // A line the stop came for while its record was being synced: not sent, so not one of
+        // this run's lines (its journal says so, and a rerun sends it).
         if (result === NOT_SENT) continue;
         this.#held.delete(result.record.line);
         yield result;
       }
     } finally {
-      ctx.signal.removeEventListener('abort', clearWaiting);
       try {
         await this.#journal.close();
       } finally {
@@ -279,14 +263,14 @@ class Batch {
   }
 
   /**
-   * Sends the line's order once its "sending" record is on the disk and a request slot is free, and
-   * records the outcome. Nothing is sent that the journal cannot record, and nothing once the batch
-   * has stopped (Ctrl-C, a hang-up, a closed pipe, an error that stops it) before the line left:
-   * that line is recorded failed, so a rerun sends it, and is not one of this run's lines.
+   * Sends the line's order once its "sending" record is on the disk, and records the outcome.
+   * Nothing is sent that the journal cannot record, and nothing once the batch has stopped (Ctrl-C,
+   * a hang-up, a closed pipe, an error that stops it) while the record was being synced: that line
+   * is recorded failed, so a rerun sends it, and is not one of this run's lines.
    */
-  async #send(ready: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
-    const { line, draft, input, key } = ready;
-    const at = () => this.ctx.clock().toISOString();
+  async #send({ line, draft, input, key }: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
+    const { ctx, session } = this;
+    const at = () => ctx.clock().toISOString();
     let recording: Recording | undefined;
     try {
       recording = await this.#ledgerSending(line, draft);
@@ -301,31 +285,14 @@ class Batch {
     } catch (error) {
       // The journal cannot be written: nothing was sent, and no further line is.
       this.#stoppedBy ??= error as CliError;
-      recording?.notSent(NOT_SENT_ERROR);
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return failed(line, input, error);
     }
-    if (this.#stoppedBy || this.ctx.signal.aborted) return this.#notSent(ready, recording);
-    // Recorded while other lines' requests are in flight, it leaves as soon as one of them is answered.
-    return this.#requests(() => this.#request(ready, recording)).catch((error: unknown) => {
-      // Ctrl-C cleared the lines waiting for a request slot.
-      if (!(error instanceof DOMException && error.name === 'AbortError')) throw error;
-      return this.#notSent(ready, recording);
-    });
-  }
-
-  /** A line whose records are on the disk but which the batch stopped before it left: a rerun sends it. */
-  #notSent({ key, line }: ReadyLine, recording: Recording | undefined): typeof NOT_SENT {
-    this.#record({ key, line, event: 'failed', at: this.ctx.clock().toISOString(), error: NOT_SENT_ERROR });
-    recording?.notSent(NOT_SENT_ERROR);
-    return NOT_SENT;
-  }
-
-  /** Sends a recorded line, unless the batch has stopped, and records the outcome. */
-  async #request(ready: ReadyLine, recording: Recording | undefined): Promise<LineResult | typeof NOT_SENT> {
-    const { ctx, session } = this;
-    const { line, draft, input, key } = ready;
-    const at = () => ctx.clock().toISOString();
-    if (this.#stoppedBy || ctx.signal.aborted) return this.#notSent(ready, recording);
+    if (this.#stoppedBy || ctx.signal.aborted) {
+      this.#record({ key, line, event: 'failed', at: at(), error: NOT_SENT_ERROR });
+      recording?.failed('failed', new Error(NOT_SENT_ERROR));
+      return NOT_SENT;
+    }
     this.#inFlight++;
     try {
       const body = orderRequestBody(session.target.version, draft, session.credentials.username);
