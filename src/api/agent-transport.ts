@@ -47,12 +47,12 @@ export function agentTransport(connections = Number.POSITIVE_INFINITY, proxy?: P
   };
 
   return {
-    fetchFor(attempt) {
+    fetchFor(attempt, given) {
       return async (input, init) => {
         attempt.sent = false;
         const request = input instanceof Request ? input : new Request(input, init);
         const url = new URL(request.url);
-        const body = request.body === null ? undefined : await request.text();
+        const body = given ?? (request.body === null ? undefined : await request.text());
         let answer: Dispatcher.ResponseData;
         try {
           answer = await dispatcherFor(url)

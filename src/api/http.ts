@@ -183,13 +183,14 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
       `the ${bad} header holds a character HTTP does not allow`,
     );
   const attempt: Attempt = { sent: false };
+  const body = exchange.body === undefined ? undefined : JSON.stringify(exchange.body);
   try {
     const response = await ky(exchange.url, {
       ...(exchange.retryRefusals ? retrying : once),
       method: exchange.method,
       headers: request.headers,
-      ...(exchange.body === undefined ? {} : { body: JSON.stringify(exchange.body) }),
-      fetch: transport.fetchFor(attempt),
+      ...(body === undefined ? {} : { body }),
+      fetch: transport.fetchFor(attempt, body),
     });
     return answerOf(response, await response.text(), started, exchange, options);
   } catch (error) {

@@ -41,8 +41,13 @@ export interface Attempt {
 export type KyFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface Transport {
-  /** A fetch for ky that notes on `attempt` whether each of its requests left. */
-  fetchFor(attempt: Attempt): KyFetch;
+  /**
+   * A fetch for ky that notes on `attempt` whether each of its requests left. `body` is the body
+   * http.ts gave ky, which a transport may send as it is instead of reading it back from ky's
+   * Request: ky cancels that Request's body once the exchange is done, and a body already read
+   * refuses with an error built for each request.
+   */
+  fetchFor(attempt: Attempt, body?: string): KyFetch;
 }
 
 /** The statuses whose answer has no body, which a Response cannot be made with. */

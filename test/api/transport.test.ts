@@ -261,3 +261,21 @@ it("a one-shot command's address on a port fetch refuses goes through an agent",
     ]);
   }
 });
+
+// ky cancels its Request's body once an exchange is done; an agent sends the body it is given as it
+// is, so that body is still unread then, and the cancel is not a refusal built for every request.
+it("an agent sends the body it is given, leaving ky's Request unread", async () => {
+  const server = await serve((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"uuid":"u-1"}');
+  });
+  const request = new Request(server.url + PATHS.checkout('v2'), {
+    method: 'POST',
+    body: '{"amount":"100"}',
+  });
+  const answer = await agentTransport().fetchFor({ sent: false }, '{"amount":"100"}')(request);
+  expect(answer.status).toBe(200);
+  expect(server.received).toEqual([`POST ${PATHS.checkout('v2')} {"amount":"100"}`]);
+  expect(request.bodyUsed).toBe(false);
+  await expect(request.body?.cancel()).resolves.toBeUndefined();
+});
