@@ -95,12 +95,6 @@ export class Ledger {
   readonly #statements = new Map<string, StatementSync>();
   /** The answers `later` keeps for the next write transaction, or for close(). */
   readonly #answers: Array<() => void> = [];
-  /** The lines of a batch given in this turn of the event loop, recorded as it ends (sendingInTurn). */
-  readonly #turn: Array<{
-    record: () => Sending;
-    resolve: (sending: Sending) => void;
-    reject: (error: unknown) => void;
-  }> = [];
 
   constructor(
     private readonly db: DatabaseSync,
@@ -113,7 +107,6 @@ export class Ledger {
    */
   close(): void {
     try {
-      this.#writeTurn();
       if (this.#answers.length > 0) this.#write(() => {});
     } finally {
       this.db.close();
@@ -190,29 +183,11 @@ export class Ledger {
   }
 
   /**
-   * `sending` for a line of a batch: the lines given in one turn of the event loop are recorded
-   * together once its callbacks have run (setImmediate), in one transaction, so one commit. The
-   * check of each reference and its record are still one transaction. Resolves once committed.
+   * `sending` for a batch's lines recorded together, in one transaction (so one commit): each
+   * reference is checked against the orders recorded before it, this call's included.
    */
-  sendingInTurn(target: LedgerTarget, draft: OrderDraft, options: SendingOptions): Promise<Sending> {
-    return new Promise((resolve, reject) => {
-      if (this.#turn.length === 0) setImmediate(() => this.#writeTurn());
-      this.#turn.push({ record: () => this.#sending(target, draft, options), resolve, reject });
-    });
-  }
-
-  /** Records the lines given in this turn, in one transaction; a failure is each line's. */
-  #writeTurn(): void {
-    const turn = this.#turn.splice(0);
-    if (turn.length === 0) return;
-    let results: Sending[];
-    try {
-      results = this.#write(() => turn.map(({ record }) => record()));
-    } catch (error) {
-      for (const line of turn) line.reject(error);
-      return;
-    }
-    for (const [i, line] of turn.entries()) line.resolve(results[i] as Sending);
+  sendingAll(target: LedgerTarget, drafts: OrderDraft[], options: SendingOptions): Sending[] {
+    return this.#write(() => drafts.map((draft) => this.#sending(target, draft, options)));
   }
 
   /** The record of an order about to be sent, or the order that holds its reference (in a transaction). */

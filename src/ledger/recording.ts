@@ -57,13 +57,17 @@ export class CreationLedger implements BatchLedger {
   }
 
   /**
-   * `sending` for a line of a batch, recorded with the other lines given in the same turn of the
-   * event loop, in one transaction; rejects with the refusal of its reference.
+   * `sending` for lines of a batch recorded together, in one transaction: each line's recording, or
+   * the refusal of its reference.
    */
-  async sendingLine(draft: OrderDraft, field: string): Promise<Recording> {
-    const result = await this.ledger.sendingInTurn(this.target, draft, this.#options('batch'));
-    if ('holder' in result) throw referenceInUse(result.holder, field, this.target);
-    return this.#recording(result.entry);
+  sendingLines(drafts: OrderDraft[], field: string): Array<Recording | CliError> {
+    return this.ledger
+      .sendingAll(this.target, drafts, this.#options('batch'))
+      .map((result) =>
+        'holder' in result
+          ? referenceInUse(result.holder, field, this.target)
+          : this.#recording(result.entry),
+      );
   }
 
   #options(source: LedgerSource) {

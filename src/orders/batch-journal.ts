@@ -13,8 +13,8 @@
  * ignored (its line's "sending" record stands, so that line is reported unknown, never resent).
  *
  * A line's request leaves only once its "sending" record is on the disk (fdatasync), so that a power
- * cut never loses it; the records written in one turn of the event loop share one sync, so a batch
- * with many lines in flight does not wait for a sync per line.
+ * cut never loses it; the records written before a sync begins share it, and a sync begins once the
+ * one before it has ended, so a batch with many lines in flight does not wait for a sync per line.
  *
  * A journal decides what is sent, so it is used only when it is safely the user's (no link, owned by
  * the user, writable by no one else), and a new one is created with O_EXCL, never through a link.
@@ -245,8 +245,8 @@ export class BatchJournal {
   #sync(): Promise<void> {
     const before = this.#last;
     const sync = (async () => {
-      // The lines a batch starts in this turn of the event loop write their records before it ends.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // The records written with this one (in the same callback) are synced with it.
+      await Promise.resolve();
       await before.catch(() => {});
       // Records written from now on wait for the next sync.
       this.#gathering = undefined;

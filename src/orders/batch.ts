@@ -11,7 +11,7 @@
 
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
-import { type Order, type OrderDraft, orderRequestBody } from '../contract/schemas.js';
+import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
 import { CliError, type ErrorKind } from '../errors.js';
 import type { Session } from '../session/session.js';
 import { warn } from '../terminal/messages.js';
@@ -28,6 +28,7 @@ import type { BatchSummary, JournalUsed } from './batch-outcome.js';
 import type { BatchInput, BatchRecord, LineOutcome } from './batch-record.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { openInput } from './input-file.js';
+import { type BatchLedger, LineRecorder, NOT_SENT_ERROR, type Recording } from './line-recorder.js';
 import { orderedPool } from './ordered-pool.js';
 
 /**
@@ -38,23 +39,8 @@ export type JournalChoice =
   | { kind: 'file'; path: string }
   | { kind: 'automatic'; window: string; windowMs: number; again: boolean };
 
-/** One order's record in the order ledger, from before it is sent to its answer. */
-export interface Recording {
-  created(order: Order): void;
-  failed(outcome: 'failed' | 'unknown', error: unknown): void;
-}
-
-/** What a batch asks of the order ledger (src/ledger/recording.ts keeps it). */
-export interface BatchLedger {
-  /** --allow-duplicate-reference was given. */
-  readonly allowsDuplicates: boolean;
-  /**
-   * Records a line as about to be sent, with the other lines started in the same turn of the event
-   * loop; rejects with the refusal of a reference in use (naming `field`).
-   */
-  sendingLine(draft: OrderDraft, field: string): Promise<Recording>;
-  close(): void;
-}
+export type { BatchLedger, Recording } from './line-recorder.js';
+export { NOT_SENT_ERROR } from './line-recorder.js';
 
 export interface BatchOptions {
   input: string;
@@ -124,8 +110,6 @@ export type LineResult = { record: BatchRecord; raw?: string };
 
 /** What a line gives when the batch stopped before its request could leave. */
 const NOT_SENT = Symbol('not sent');
-/** Its journal record's error: a failed line, which a rerun sends. */
-export const NOT_SENT_ERROR = 'not sent: the batch stopped before this line left';
 
 /** A line ready to send: its order, what it said, and its key in the journal. */
 interface ReadyLine {
@@ -149,6 +133,7 @@ class Batch {
   #warnedNotification = false;
   /** The external references of lines this run has sent, with their line: a second line is refused. */
   readonly #references = new Map<string, number>();
+  readonly #recorder: LineRecorder;
 
   constructor(
     private readonly ctx: Context,
@@ -156,6 +141,7 @@ class Batch {
     private readonly options: BatchOptions,
   ) {
     this.#journal = openBatchJournal(ctx, session, options.journal);
+    this.#recorder = new LineRecorder(this.#journal, options.ledger, ctx.clock);
     this.#journalUsed =
       options.journal.kind === 'file'
         ? { kind: 'file', path: this.#journal.path }
@@ -273,19 +259,13 @@ class Batch {
     const at = () => ctx.clock().toISOString();
     let recording: Recording | undefined;
     try {
-      recording = await this.#ledgerSending(line, draft);
+      this.#takeReference(line, draft);
+      recording = await this.#recorder.record({ line, key, draft });
     } catch (error) {
-      // A reference in use is that line's refusal; a ledger that cannot be written stops the batch.
+      this.#freeReference(line, draft);
+      // A reference in use is that line's refusal; a ledger or journal that cannot be written stops
+      // the batch, and nothing of that line was sent.
       if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;
-      return failed(line, input, error);
-    }
-    try {
-      this.#journal.write({ key, line, event: 'sending', at: at() });
-      await this.#journal.synced();
-    } catch (error) {
-      // The journal cannot be written: nothing was sent, and no further line is.
-      this.#stoppedBy ??= error as CliError;
-      recording?.failed('failed', new Error(NOT_SENT_ERROR));
       return failed(line, input, error);
     }
     if (this.#stoppedBy || ctx.signal.aborted) {
@@ -309,7 +289,7 @@ class Batch {
       if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
       recording?.failed(unknown ? 'unknown' : 'failed', error);
-      if (!unknown && draft.externalReference) this.#references.delete(draft.externalReference);
+      if (!unknown) this.#freeReference(line, draft);
       this.#record({
         key,
         line,
@@ -324,14 +304,13 @@ class Batch {
   }
 
   /**
-   * Records the line in the ledger as about to be sent; rejects with the refusal of its external
-   * reference when an order on the target holds it, or a line of this run sent it.
+   * Takes the line's external reference for this run, or throws its refusal when a line of this run
+   * sent it (with the ledger, and without --allow-duplicate-reference). Taken before the ledger
+   * answers: a line started together with the same reference is refused without waiting for it.
    */
-  async #ledgerSending(line: number, draft: OrderDraft): Promise<Recording | undefined> {
+  #takeReference(line: number, { externalReference: reference }: OrderDraft): void {
     const { ledger } = this.options;
-    if (!ledger) return undefined;
-    const reference = draft.externalReference;
-    if (reference === undefined) return ledger.sendingLine(draft, 'external_reference');
+    if (!ledger || reference === undefined) return;
     const earlier = this.#references.get(reference);
     if (earlier !== undefined && !ledger.allowsDuplicates)
       throw new CliError(
@@ -339,15 +318,13 @@ class Batch {
         `external_reference: ${reference} is the reference of line ${earlier} of this batch; nothing was sent`,
         { field: 'external_reference', hint: '--allow-duplicate-reference creates it all the same' },
       );
-    // Taken before the ledger answers: a line started in the same turn with the same reference waits
-    // for no transaction to be refused.
     this.#references.set(reference, line);
-    try {
-      return await ledger.sendingLine(draft, 'external_reference');
-    } catch (error) {
-      if (this.#references.get(reference) === line) this.#references.delete(reference);
-      throw error;
-    }
+  }
+
+  /** Gives the line's reference back: it was not sent, or its order was refused. */
+  #freeReference(line: number, { externalReference: reference }: OrderDraft): void {
+    if (reference !== undefined && this.#references.get(reference) === line)
+      this.#references.delete(reference);
   }
 
   /** Writes a record; a journal that cannot be written stops the batch. */

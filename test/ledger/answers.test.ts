@@ -58,7 +58,9 @@ async function seen(dir: string): Promise<Array<[string | null, string, string |
   }
 }
 
-const entryOf = (result: ReturnType<Ledger['sending']>) => {
+type Sending = ReturnType<Ledger['sending']>;
+
+const entryOf = (result: Sending) => {
   if (!('entry' in result)) throw new Error('refused');
   return result.entry;
 };
@@ -98,21 +100,16 @@ describe('answers kept for later', () => {
   });
 });
 
-describe('the lines of a batch given in one turn of the event loop', () => {
+describe('the lines of a batch recorded together', () => {
   const options = { source: 'batch' as const, at: AT, checkReference: true };
 
-  it('are recorded together once the turn ends, with the answers kept before them', async () => {
+  it('are written in one transaction, with the answers kept before them', async () => {
     const dir = join(tempDir(), 'data');
     const ledger = await opened(dir);
-    const first = await ledger.sendingInTurn(TARGET, draft('REF-1'), options);
-    ledger.later(() => ledger.created(entryOf(first), order('u-1', 'REF-1'), AT));
-    const turn = [
-      ledger.sendingInTurn(TARGET, draft('REF-2'), options),
-      ledger.sendingInTurn(TARGET, draft('REF-3'), options),
-    ];
-    // Nothing of this turn is written before it ends, not even the answer kept for it.
-    expect(await seen(dir)).toEqual([['REF-1', 'unknown', null]]);
-    expect((await Promise.all(turn)).every((result) => 'entry' in result)).toBe(true);
+    const [first] = ledger.sendingAll(TARGET, [draft('REF-1')], options);
+    ledger.later(() => ledger.created(entryOf(first as Sending), order('u-1', 'REF-1'), AT));
+    const results = ledger.sendingAll(TARGET, [draft('REF-2'), draft('REF-3')], options);
+    expect(results.every((result) => 'entry' in result)).toBe(true);
     expect(await seen(dir)).toEqual([
       ['REF-1', 'created', 'u-1'],
       ['REF-2', 'unknown', null],
@@ -121,14 +118,11 @@ describe('the lines of a batch given in one turn of the event loop', () => {
     ledger.close();
   });
 
-  it('each check a reference against the lines before it in the turn', async () => {
+  it('each check their reference against the lines before them', async () => {
     const dir = join(tempDir(), 'data');
     const ledger = await opened(dir);
-    const [taken, refused] = await Promise.all([
-      ledger.sendingInTurn(TARGET, draft('REF-1'), options),
-      ledger.sendingInTurn(TARGET, draft('REF-1'), options),
-    ]);
-    expect('entry' in taken).toBe(true);
+    const [taken, refused] = ledger.sendingAll(TARGET, [draft('REF-1'), draft('REF-1')], options);
+    expect(taken).toEqual({ entry: expect.any(Number) });
     expect(refused).toEqual({ holder: expect.objectContaining({ external_reference: 'REF-1', uuid: null }) });
     ledger.close();
   });
@@ -137,14 +131,10 @@ describe('the lines of a batch given in one turn of the event loop', () => {
     const dir = join(tempDir(), 'data');
     const ledger = await opened(dir);
     const unwritable = { ...draft('REF-2'), successUrl: undefined } as unknown as OrderDraft;
-    const turn = [draft('REF-1'), unwritable, draft('REF-3')].map((line) =>
-      ledger.sendingInTurn(TARGET, line, options),
-    );
-    const results = await Promise.allSettled(turn);
-    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(() => ledger.sendingAll(TARGET, [draft('REF-1'), unwritable, draft('REF-3')], options)).toThrow();
     expect(await seen(dir)).toEqual([]);
-    // The ledger is still usable: the next turn is recorded.
-    expect('entry' in (await ledger.sendingInTurn(TARGET, draft('REF-4'), options))).toBe(true);
+    // The ledger is still usable.
+    expect('entry' in (ledger.sendingAll(TARGET, [draft('REF-4')], options)[0] as Sending)).toBe(true);
     ledger.close();
     expect(await seen(dir)).toEqual([['REF-4', 'unknown', null]]);
   });
