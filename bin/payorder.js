@@ -42,6 +42,17 @@ function cacheFolder() {
  */
 const BATCH_OPTIONS = ['--max-semi-space-size=4', '--max-old-space-size=1024'];
 
+/**
+ * The environment of a batch's Node. glibc's allocator gives each thread that allocates (Node's
+ * thread pool, V8's helpers) an arena of its own, and a batch's memory then depends on which threads
+ * did the work: MALLOC_ARENA_MAX (glibc's documented tunable, ignored by other C libraries) caps
+ * them at two, unless the environment already tunes glibc's allocator.
+ */
+const batchEnv = () =>
+  env.MALLOC_ARENA_MAX !== undefined || env.GLIBC_TUNABLES !== undefined
+    ? env
+    : { ...env, MALLOC_ARENA_MAX: '2' };
+
 const args = argv.slice(2);
 const isBatch = () =>
   args[0] === 'order' &&
@@ -60,7 +71,10 @@ const heapOptionsGiven = () =>
  */
 function runBatch() {
   const { spawn } = getBuiltinModule('node:child_process');
-  const batch = spawn(execPath, [...execArgv, ...BATCH_OPTIONS, argv[1], ...args], { stdio: 'inherit' });
+  const batch = spawn(execPath, [...execArgv, ...BATCH_OPTIONS, argv[1], ...args], {
+    stdio: 'inherit',
+    env: batchEnv(),
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => batch.kill(signal));
   return new Promise((resolve) =>
     batch.once('exit', (code, signal) =>

@@ -325,3 +325,40 @@ describeWithTools(['mkfifo'], 'order create --input FIFO with no writer', () => 
     },
   );
 });
+
+/** The environment and command line of the Node the launcher started for a batch (Linux's /proc). */
+async function batchNode(launcher: number): Promise<{ env: string[]; argv: string[] }> {
+  const children = join('/proc', String(launcher), 'task', String(launcher), 'children');
+  let child = '';
+  await expect.poll(() => (child = readFileSync(children, 'utf8').trim()), { timeout: 10_000 }).not.toBe('');
+  const read = (file: string) => readFileSync(join('/proc', child, file), 'utf8').split('\0');
+  return { env: read('environ'), argv: read('cmdline') };
+}
+
+describe.runIf(process.platform === 'linux')('the Node a batch runs in (read from /proc)', () => {
+  it("has the batch's heap options, and glibc's arenas capped unless the environment tunes them", async () => {
+    await e2e.loginAfresh();
+    for (const [given, expected] of [
+      [{}, 'MALLOC_ARENA_MAX=2'],
+      [{ MALLOC_ARENA_MAX: '4' }, 'MALLOC_ARENA_MAX=4'],
+    ] as const) {
+      // It waits for its first line on stdin, which stays open until the test ends it.
+      const child = execa(process.execPath, [BIN, 'order', 'create', '--env', 'sandbox', '--input', '-'], {
+        env: e2e.env(given),
+        extendEnv: false,
+        reject: false,
+        timeout: 30_000,
+      });
+      try {
+        const node = await batchNode(child.pid ?? 0);
+        expect(node.argv).toEqual(
+          expect.arrayContaining(['--max-semi-space-size=4', '--max-old-space-size=1024']),
+        );
+        expect(node.env).toContain(expected);
+      } finally {
+        child.stdin?.end();
+        await child;
+      }
+    }
+  });
+});
