@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
+import type { OrderDraft } from '../../src/contract/schemas.js';
 import { NOT_SENT_ERROR } from '../../src/orders/batch.js';
 import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
 import { SHOP } from './cli.js';
@@ -69,4 +70,13 @@ export const sendingRecord = (key: string, line: number): JournalRecord => ({
   line,
   event: 'sending',
   at: '2026-06-01T12:00:00.000Z',
+});
+
+/** An order of 12.50 with external reference `reference`, as the ledger records it. */
+export const referenceDraft = (reference: string): OrderDraft => ({
+  amountCents: 1250n,
+  description: `Tea ${reference}`,
+  successUrl: 'https://s.example/ok',
+  failUrl: 'https://s.example/ko',
+  externalReference: reference,
 });

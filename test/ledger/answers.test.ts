@@ -7,19 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Order, OrderDraft } from '../../src/contract/schemas.js';
 import { type Ledger, type LedgerTarget, openLedger } from '../../src/ledger/ledger.js';
+import { referenceDraft } from '../helpers/batch.js';
 import { tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
 
 const TARGET: LedgerTarget = { profile: 'default', env: 'sandbox', version: 'v2' };
 const AT = new Date('2026-11-26T12:00:00Z');
 
-const draft = (reference: string): OrderDraft => ({
-  amountCents: 1250n,
-  description: `Tea ${reference}`,
-  successUrl: 'https://s.example/ok',
-  failUrl: 'https://s.example/ko',
-  externalReference: reference,
-});
+const draft = referenceDraft;
 
 const order = (uuid: string, reference: string): Order => ({
   version: 'v2',

@@ -7,26 +7,19 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Target } from '../../src/api/service.js';
-import type { OrderDraft } from '../../src/contract/schemas.js';
 import { CliError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { CreationLedger } from '../../src/ledger/recording.js';
 import { openJournal } from '../../src/orders/batch-journal.js';
 import { LineRecorder, NOT_SENT_ERROR } from '../../src/orders/line-recorder.js';
-import { journalRecords, SANDBOX_TARGET } from '../helpers/batch.js';
+import { journalRecords, referenceDraft, SANDBOX_TARGET } from '../helpers/batch.js';
 import { tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
 
 const TARGET = { profile: 'default', env: 'sandbox', version: 'v2' } as Target;
 const AT = new Date('2026-11-27T12:00:00Z');
 
-const draft = (reference: string): OrderDraft => ({
-  amountCents: 1250n,
-  description: `Tea ${reference}`,
-  successUrl: 'https://s.example/ok',
-  failUrl: 'https://s.example/ko',
-  externalReference: reference,
-});
+const draft = referenceDraft;
 
 const line = (n: number, reference = `REF-${n}`) => ({ line: n, key: `k#${n}`, draft: draft(reference) });
 
