@@ -74,7 +74,7 @@ export class CreationLedger implements BatchLedger {
     return { source, at: this.ctx.clock(), checkReference: !this.choice.allowDuplicateReference };
   }
 
-  /** The answers of entry `entry`, written with the next line's record (a batch), or as the ledger closes. */
+  /** The answers of entry `entry`, written with the next lines' records (a batch), or as the ledger closes. */
   #recording(entry: number): Recording {
     const { ledger, ctx } = this;
     return {
