@@ -191,6 +191,8 @@ export class BatchJournal {
   #gathering: Promise<void> | undefined;
   /** The last sync begun. */
   #last: Promise<void> = Promise.resolve();
+  /** The error of a write that failed: no record is appended after it. */
+  #failedWrite: CliError | undefined;
 
   constructor(
     readonly path: string,
@@ -261,11 +263,17 @@ export class BatchJournal {
     return sync;
   }
 
+  /**
+   * Appends `text`. After a failed write nothing more is appended (the same error is thrown): the
+   * record it may have cut stays the last line of this run, which a resume takes as torn.
+   */
   #append(text: string): void {
+    if (this.#failedWrite) throw this.#failedWrite;
     try {
       writeSync(this.fd, text);
     } catch (error) {
-      throw writeError(this.path, error, this.#kind);
+      this.#failedWrite = writeError(this.path, error, this.#kind);
+      throw this.#failedWrite;
     }
   }
 }

@@ -28,7 +28,13 @@ import type { BatchSummary, JournalUsed } from './batch-outcome.js';
 import type { BatchInput, BatchRecord, LineOutcome } from './batch-record.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { openInput } from './input-file.js';
-import { type BatchLedger, LineRecorder, NOT_SENT_ERROR, type Recording } from './line-recorder.js';
+import {
+  type BatchLedger,
+  LineRecorder,
+  NOT_SENT_ERROR,
+  NotRecorded,
+  type Recording,
+} from './line-recorder.js';
 import { orderedPool } from './ordered-pool.js';
 
 /**
@@ -263,6 +269,8 @@ class Batch {
       recording = await this.#recorder.record({ line, key, draft });
     } catch (error) {
       this.#freeReference(line, draft);
+      // Not recorded after an earlier line's failure stopped the batch: not one of this run's lines.
+      if (error instanceof NotRecorded) return NOT_SENT;
       // A reference in use is that line's refusal; a ledger or journal that cannot be written stops
       // the batch, and nothing of that line was sent.
       if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;

@@ -37,6 +37,16 @@ export interface LineToRecord {
   draft: OrderDraft;
 }
 
+/**
+ * A line not recorded because an earlier group could not be: nothing of it was written, and the
+ * batch has stopped.
+ */
+export class NotRecorded extends Error {
+  constructor() {
+    super(NOT_SENT_ERROR);
+  }
+}
+
 interface Waiting extends LineToRecord {
   resolve(recording: Recording | undefined): void;
   reject(error: unknown): void;
@@ -45,6 +55,8 @@ interface Waiting extends LineToRecord {
 export class LineRecorder {
   readonly #waiting: Waiting[] = [];
   #recording = false;
+  /** A group could not be recorded: no line is recorded after it. */
+  #failed = false;
 
   constructor(
     private readonly journal: BatchJournal,
@@ -58,6 +70,7 @@ export class LineRecorder {
    * only, with no journal record), or with the error of a ledger or journal that cannot be written.
    */
   record(line: LineToRecord): Promise<Recording | undefined> {
+    if (this.#failed) return Promise.reject(new NotRecorded());
     return new Promise((resolve, reject) => {
       this.#waiting.push({ ...line, resolve, reject });
       if (!this.#recording) void this.#recordGroups();
@@ -69,7 +82,11 @@ export class LineRecorder {
     try {
       // The lines started with this one (in the same callback) join its group.
       await Promise.resolve();
-      while (this.#waiting.length > 0) await this.#recordGroup(this.#waiting.splice(0));
+      while (this.#waiting.length > 0) {
+        const group = this.#waiting.splice(0);
+        if (this.#failed) for (const line of group) line.reject(new NotRecorded());
+        else await this.#recordGroup(group);
+      }
     } finally {
       this.#recording = false;
     }
@@ -85,6 +102,7 @@ export class LineRecorder {
           )
         : group.map(() => undefined);
     } catch (error) {
+      this.#failed = true;
       for (const line of group) line.reject(error);
       return;
     }
@@ -94,18 +112,35 @@ export class LineRecorder {
       if (recording instanceof CliError) line.reject(recording);
       else accepted.push([line, recording]);
     }
+    const at = this.clock().toISOString();
+    let written = 0;
     try {
-      const at = this.clock().toISOString();
-      for (const [{ key, line }] of accepted) this.journal.write({ key, line, event: 'sending', at });
+      for (const [{ key, line }] of accepted) {
+        this.journal.write({ key, line, event: 'sending', at });
+        written++;
+      }
       await this.journal.synced();
     } catch (error) {
-      // Nothing of the group was sent, and the batch stops: the ledger says so of each line.
-      for (const [line, recording] of accepted) {
+      // Nothing of the group was sent, and the batch stops. The ledger says so of each line; so
+      // does the journal of each line it has a "sending" record of, while it can still be written
+      // (after a failed write it cannot: those lines are reported unknown on a rerun).
+      this.#failed = true;
+      for (const [i, [line, recording]] of accepted.entries()) {
+        if (i < written) this.#notSent(line, at);
         recording?.failed('failed', new Error(NOT_SENT_ERROR));
         line.reject(error);
       }
       return;
     }
     for (const [line, recording] of accepted) line.resolve(recording);
+  }
+
+  /** Records a line as failed and not sent, if the journal can still be written. */
+  #notSent({ key, line }: LineToRecord, at: string): void {
+    try {
+      this.journal.write({ key, line, event: 'failed', at, error: NOT_SENT_ERROR });
+    } catch {
+      // The write's error was the group's: said once, with the line that met it.
+    }
   }
 }

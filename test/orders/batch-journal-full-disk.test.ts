@@ -46,6 +46,8 @@ describe('a journal on a full disk', () => {
     } catch (error) {
       caught = error;
     }
+    // Space again, but this run appends nothing after the record it cut: that stays the run's last.
+    expect(() => journal.write(sending('c#1', 3))).toThrow(caught as Error);
     await journal.close();
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliErrorType).kind).toBe('io');

@@ -11,7 +11,7 @@ import { CliError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { CreationLedger } from '../../src/ledger/recording.js';
 import { openJournal } from '../../src/orders/batch-journal.js';
-import { LineRecorder, NOT_SENT_ERROR } from '../../src/orders/line-recorder.js';
+import { LineRecorder, NOT_SENT_ERROR, NotRecorded } from '../../src/orders/line-recorder.js';
 import { journalRecords, referenceDraft, SANDBOX_TARGET } from '../helpers/batch.js';
 import { tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
@@ -48,8 +48,12 @@ async function opened() {
     journalRecords(path)
       .filter((record) => record.event === 'sending')
       .map((r) => r.line);
+  const events = () =>
+    journalRecords(path).map((record) => [record.line, record.event, record.error ?? null]);
   return {
     recorder: new LineRecorder(journal, creation, () => AT),
+    journal,
+    events,
     realSynced,
     synced,
     entries,
@@ -113,5 +117,37 @@ describe('a batch records its lines in groups', () => {
       ['REF-1', 'failed', NOT_SENT_ERROR],
       ['REF-2', 'failed', NOT_SENT_ERROR],
     ]);
+  });
+
+  it('a journal write that fails refuses the group; the lines it recorded are said not sent; no line is recorded after', async () => {
+    const { recorder, journal, events, entries } = await opened();
+    const realWrite = journal.write.bind(journal);
+    const write = vi.spyOn(journal, 'write');
+    write.mockImplementationOnce(realWrite); // line 1's "sending"
+    write.mockImplementationOnce(() => {
+      throw new CliError('io', 'cannot write the journal (ENOSPC)');
+    });
+    const results = await Promise.allSettled([recorder.record(line(1)), recorder.record(line(2))]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    // Line 1's "sending" record is followed by its "failed" one: a rerun sends it.
+    expect(events()).toEqual([
+      [1, 'sending', null],
+      [1, 'failed', NOT_SENT_ERROR],
+    ]);
+    await expect(recorder.record(line(3))).rejects.toBeInstanceOf(NotRecorded);
+    expect(events()).toHaveLength(2);
+    expect((await entries())?.map(([reference]) => reference)).toEqual(['REF-1', 'REF-2']);
+  });
+
+  it('a ledger that cannot be written refuses the group, with nothing in the journal; no line is recorded after', async () => {
+    const { recorder, creation, events } = await opened();
+    vi.spyOn(creation, 'sendingLines').mockImplementationOnce(() => {
+      throw new CliError('io', 'cannot write the order ledger (SQLITE_FULL)');
+    });
+    const results = await Promise.allSettled([recorder.record(line(1)), recorder.record(line(2))]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toContain('SQLITE_FULL');
+    await expect(recorder.record(line(3))).rejects.toBeInstanceOf(NotRecorded);
+    expect(events()).toEqual([]);
   });
 });
