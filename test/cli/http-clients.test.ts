@@ -5,21 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { writeOrderLines } from '../helpers/batch.js';
-import { tempDir } from '../helpers/cli.js';
+import { orderFlags, tempDir } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
 import { journal } from '../helpers/sandbox.js';
 
 const e2e = useE2E();
-const ORDER = [
-  '--amount',
-  '12.50',
-  '--description',
-  'Tea',
-  '--success',
-  'https://s.example/ok',
-  '--fail',
-  'https://s.example/ko',
-];
+const ORDER = orderFlags({ amount: '12.50' });
 const DEBUG = { NODE_DEBUG: 'module' };
 const loadsUndici = (stderr: string) => stderr.includes('undici.cjs');
 
