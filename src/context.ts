@@ -169,11 +169,14 @@ export function buildContext({
     async transport(connections) {
       // Node's fetch for a one-shot command reached directly; the undici package's agents, loaded
       // only then, for a command that keeps many requests in flight or goes through a proxy.
-      const proxy = (await import('./api/proxy.js')).proxySettings(env);
+      const [{ proxySettings }, { fetchTransport }] = await Promise.all([
+        import('./api/proxy.js'),
+        import('./api/transport.js'),
+      ]);
+      const proxy = proxySettings(env);
       const agents = async () =>
         (await import('./api/agent-transport.js')).agentTransport(connections, proxy);
-      if (connections === undefined && proxy === undefined)
-        return (await import('./api/transport.js')).fetchTransport(agents);
+      if (connections === undefined && proxy === undefined) return fetchTransport(agents);
       return agents();
     },
     async client(target, { secrets = [], interruptible = true, connections } = {}) {

@@ -7,8 +7,8 @@
  * Which redirects are followed is redirects.ts's policy (a token request none, others only within
  * their origin); every hop is traced.
  *
- * ky sends through a transport (transport.ts: undici's fetch on agents of payorder's own), which
- * says whether each attempt left; ky's options that never change are made once per client.
+ * ky sends through a transport (transport.ts: Node's fetch; agent-transport.ts: undici's agents),
+ * which says whether each attempt left; ky's options that never change are made once per client.
  */
 import ky, { HTTPError, type Options, TimeoutError } from 'ky';
 import { MASK, maskAuthorization, maskBody, maskText, maskTokenAnswer } from '../contract/masking.js';
@@ -98,7 +98,6 @@ export function maskedRequest(exchange: Exchange): WireRequest {
 interface SharedOptions {
   retrying: Options;
   once: Options;
-  transport: Transport;
 }
 
 const shared = new WeakMap<HttpOptions, SharedOptions>();
@@ -140,7 +139,6 @@ function sharedOptions(options: HttpOptions): SharedOptions {
   made = {
     retrying: { ...base, retry: { ...retry, limit: options.refusalRetries } },
     once: { ...base, retry: { limit: 0 } },
-    transport: options.transport,
   };
   shared.set(options, made);
   return made;
@@ -173,7 +171,7 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
     if (masked.body !== undefined)
       trace(`→ ${maskText(JSON.stringify(masked.body), secretsOf(exchange, options))}`);
   }
-  const { retrying, once, transport } = sharedOptions(options);
+  const { retrying, once } = sharedOptions(options);
   const request = wireRequest(exchange);
   // Refused here, naming the header and never its value (a token may be in it).
   const bad = Object.entries(request.headers).find(([, value]) => !HEADER_VALUE.test(value))?.[0];
@@ -190,7 +188,7 @@ async function sendOnce(exchange: Exchange, options: HttpOptions, redirected: bo
       method: exchange.method,
       headers: request.headers,
       ...(body === undefined ? {} : { body }),
-      fetch: transport.fetchFor(attempt, body),
+      fetch: options.transport.fetchFor(attempt, body),
     });
     return answerOf(response, await response.text(), started, exchange, options);
   } catch (error) {

@@ -112,12 +112,12 @@ export function fetchTransport(fallback: () => Promise<Transport>): Transport {
   listen();
   let other: Promise<Transport> | undefined;
   return {
-    fetchFor(attempt) {
+    fetchFor(attempt, body) {
       return async (input, init) => {
         const url = new URL(input instanceof Request ? input.url : input);
         if (BLOCKED_PORTS.has(Number(url.port))) {
           other ??= fallback();
-          return (await other).fetchFor(attempt)(input, init);
+          return (await other).fetchFor(attempt, body)(input, init);
         }
         attempt.sent = false;
         return attempts.run(attempt, async () => {

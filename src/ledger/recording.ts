@@ -9,7 +9,7 @@ import { commandLine } from '../command-line.js';
 import type { Context } from '../context.js';
 import type { OrderDraft } from '../contract/schemas.js';
 import { CliError } from '../errors.js';
-import type { BatchLedger, Recording } from '../orders/batch.js';
+import type { BatchLedger, Recording } from '../orders/line-recorder.js';
 import { warn } from '../terminal/messages.js';
 import type { LedgerChoice } from './choice.js';
 import { type Ledger, type LedgerEntry, type LedgerSource, openLedger } from './ledger.js';

@@ -247,8 +247,6 @@ export class BatchJournal {
   #sync(): Promise<void> {
     const before = this.#last;
     const sync = (async () => {
-      // The records written with this one (in the same callback) are synced with it.
-      await Promise.resolve();
       await before.catch(() => {});
       // Records written from now on wait for the next sync.
       this.#gathering = undefined;

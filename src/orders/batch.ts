@@ -45,9 +45,6 @@ export type JournalChoice =
   | { kind: 'file'; path: string }
   | { kind: 'automatic'; window: string; windowMs: number; again: boolean };
 
-export type { BatchLedger, Recording } from './line-recorder.js';
-export { NOT_SENT_ERROR } from './line-recorder.js';
-
 export interface BatchOptions {
   input: string;
   concurrency: number;

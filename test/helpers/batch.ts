@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import type { OrderDraft } from '../../src/contract/schemas.js';
-import { NOT_SENT_ERROR } from '../../src/orders/batch.js';
 import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
+import { NOT_SENT_ERROR } from '../../src/orders/line-recorder.js';
 import { SHOP } from './cli.js';
 
 /** Input line `n`: an order of n.nn (n and its last two digits), described "line n". */
