@@ -370,6 +370,20 @@ describe('Go amounts in integer cents, with the standard library only, the impor
     expect(out.text).toContain('\t"os"\n\t"math/big"\n)');
   });
 
+  it('two amounts in one file, one needing math and one math/big: both imports are added', async () => {
+    const out = await fixed(
+      'main.go',
+      program(
+        ['encoding/json', 'fmt', 'net/http', 'os'],
+        `\ttotal := 149.90\n\tfee := decimal.NewFromFloat(0.5)\n${order('fmt.Sprintf("%.2f", total)')}\n${order('fee.StringFixed(2)')}`,
+      ),
+    );
+    expect(out.left).toEqual([]);
+    expect(out.text).toContain('"amount": fmt.Sprint(int64(math.Round(total*100)))');
+    expect(out.text).toContain('(fee.StringFixed(2))');
+    expect(out.text).toContain('\t"os"\n\t"math"\n\t"math/big"\n)');
+  });
+
   const STRUCT = [
     'package main',
     '',

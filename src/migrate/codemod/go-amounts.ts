@@ -77,8 +77,11 @@ function convert(call: Node): { text: string; imports: string[] } | undefined {
   return undefined;
 }
 
-/** The import lines a Go file lacks, added to its import block (or after its package clause). */
-function goImports(parsed: ParsedFile, paths: string[]): TextEdit[] {
+/**
+ * The import lines a Go file lacks, added to its import block (or after its package clause): one
+ * edit for all of them, made once per file from every edit's `imports` (source-edits.ts).
+ */
+export function goImports(parsed: ParsedFile, paths: string[]): TextEdit[] {
   const root = parsed.root;
   const declarations = root.namedChildren.filter((node) => node?.type === 'import_declaration');
   const present = new Set(
@@ -125,8 +128,8 @@ export function goCents(parsed: ParsedFile, expression: Node, finding: Finding):
         label: `amount ${call.text} → ${converted.text} (integer cents)`,
         finding,
       },
-      ...goImports(parsed, converted.imports),
     ],
+    imports: converted.imports,
     notes: [],
   };
 }
@@ -197,8 +200,8 @@ export function goFieldCents(parsed: ParsedFile, declaration: Node, finding: Fin
         text: roundedCents(value, false),
         label: `${struct}.${field} set to cents`,
       })),
-      ...(setters.length > 0 ? goImports(parsed, ['math']) : []),
     ],
+    imports: setters.length > 0 ? ['math'] : [],
     notes: [
       `${struct}.${field} now holds int64 cents (encoding/json sends it as "14990"): code in other files that sets it must pass int64(math.Round(x*100))`,
     ],

@@ -16,6 +16,8 @@ export interface RenameResult {
   notes: string[];
   /** Why there is no edit, when there is none. */
   failed?: string;
+  /** Go: the packages the edits use, imported once per file. */
+  imports?: string[];
 }
 
 const none = (failed: string): RenameResult => ({ edits: [], notes: [], failed });

@@ -11,6 +11,7 @@ import { centsEdit } from './amount-edits.js';
 import { removeUserName } from './body-edits.js';
 import { type FileFix, lineAround, offsetOf } from './edits.js';
 import { v1FieldEdit } from './field-edits.js';
+import { goImports } from './go-amounts.js';
 import { type CodeLanguage, LINE_COMMENT } from './idioms.js';
 import { linkEdit } from './link-edits.js';
 import { keepCreationUuid, uuidEdits } from './lookup-edits.js';
@@ -43,16 +44,20 @@ export function fixSource(
   const comment = LINE_COMMENT[parsed.language as CodeLanguage];
   const todo = todoLine(parsed.text, comment);
   const fix: FileFix = { edits: [], left: [], notes: [] };
+  const imports: string[] = [];
   for (const finding of findings) {
     const offset = offsetOf(parsed.text, finding.location.line ?? 1, finding.location.column ?? 1);
     const result = editFor(parsed, offset, finding, addresses, todo, callers);
     if (!result) continue;
     fix.edits.push(...result.edits);
+    imports.push(...(result.imports ?? []));
     fix.notes.push(...result.notes.map((note) => `line ${finding.location.line}: ${note}`));
     if (result.failed && finding.severity === 'error') fix.left.push({ finding, why: result.failed });
     else if (result.failed)
       fix.notes.push(`line ${finding.location.line}: ${finding.rule} ${finding.message}: ${result.failed}`);
   }
+  // One edit for every import: edits inserted at the same place would clash (edits.ts).
+  if (imports.length > 0) fix.edits.push(...goImports(parsed, imports));
   keepCreationUuid(parsed, findings, fix);
   return fix;
 }
