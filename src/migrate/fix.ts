@@ -24,8 +24,12 @@ export interface FixedText {
 
 const SEE_FINDINGS = 'it cannot be converted (see its findings)';
 
+/** What a person still has to do once `rewritten` requests of `file` have the v2 path. */
+export const v2PathsNote = (file: string, rewritten: number) =>
+  `${file}: ${rewritten} request${rewritten === 1 ? '' : 's'} now use${rewritten === 1 ? 's' : ''} ${PREFIX.v2}; the addresses keep their v1 domains, replace them with your v2 ones`;
+
 /** The v2 token request: the user field renamed, key order kept. */
-function fixToken(body: Json): Conversion {
+export function fixToken(body: Json): { value: Json; notes: string[] } {
   const { v1, v2 } = TOKEN_FIELDS;
   return {
     value: Object.fromEntries(
@@ -198,10 +202,7 @@ export function fixHar(file: string, har: Json): FixedText {
       },
     };
   });
-  if (rewritten > 0)
-    notes.push(
-      `${file}: ${rewritten} request${rewritten === 1 ? '' : 's'} now use${rewritten === 1 ? 's' : ''} ${PREFIX.v2}; the addresses keep their v1 domains, replace them with your v2 ones`,
-    );
+  if (rewritten > 0) notes.push(v2PathsNote(file, rewritten));
   return {
     text: `${JSON.stringify({ ...har, log: { ...log, entries: fixedEntries } }, null, 2)}\n`,
     notes,

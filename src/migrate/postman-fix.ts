@@ -14,15 +14,12 @@ import { applyEdits, compatible, lineAround, type TextEdit } from './codemod/edi
 import { originOf } from './codemod/origins.js';
 import { CHECKOUT_LINK } from './codemod/renames.js';
 import { ParsedFile, parsesCleanly } from './codemod/tree.js';
-import type { FixedText } from './fix.js';
+import { type FixedText, fixToken, v2PathsNote } from './fix.js';
+import { BARE_VARIABLE, fillVariables, PLACEHOLDER } from './postman.js';
 import * as A from './syntax/ast.js';
 
 type Json = Record<string, unknown>;
 
-const VARIABLE = /\{\{([^{}]+)\}\}/g;
-const PLACEHOLDER = /^\{\{([^{}]+)\}\}$/;
-/** A `{{variable}}` written where a JSON value goes, unquoted. */
-const BARE_VARIABLE = /([:[,]\s*)(\{\{[^{}"\\]+\}\})/g;
 /** The v1 prefix as a segment of an address: `https://pay.example.com/1`, `{{base}}/1/checkout`. */
 const V1_SEGMENT = /\/1(?=\/|$)/;
 const DECIMAL = /^\d+(?:\.\d{1,2})?$/;
@@ -47,9 +44,6 @@ interface Converting {
   rewritten: number;
   file: string;
 }
-
-const fill = (converting: Converting, text: string) =>
-  text.replace(VARIABLE, (whole, name: string) => converting.variables.get(name.trim()) || whole);
 
 /** Every event script under an item or folder, parsed lines and all. */
 function collectScripts(owner: Json, into: Script[]): void {
@@ -125,7 +119,7 @@ async function convertUrl(
   converting: Converting,
   raw: string,
 ): Promise<{ url: string } | { failed: string } | undefined> {
-  const path = v1Path(fill(converting, raw));
+  const path = v1Path(fillVariables(converting.variables, raw));
   if (!path) return undefined;
   let url = raw.replace(V1_SEGMENT, PREFIX.v2);
   if (path.endpoint.kind !== 'lookup') return { url };
@@ -149,16 +143,7 @@ function pathSegments(url: string): string[] {
 function convertBody(value: unknown): { value: Json; notes: string[] } | undefined {
   const kind = kindOf(value);
   if (!isObject(value) || (kind !== 'token' && kind !== 'order')) return undefined;
-  if (kind === 'token')
-    return {
-      value: Object.fromEntries(
-        Object.entries(value).map(([key, field]) => [
-          key === TOKEN_FIELDS.v1.user ? TOKEN_FIELDS.v2.user : key,
-          field,
-        ]),
-      ),
-      notes: [],
-    };
+  if (kind === 'token') return fixToken(value);
   const { [ORDER_FIELDS.userName]: _, ...rest } = value;
   const amount = rest[ORDER_FIELDS.amount];
   const notes: string[] = [];
@@ -308,11 +293,7 @@ export async function fixPostman(file: string, collection: Json): Promise<FixedT
   await walkItems(converting, copy, []);
   for (const script of converting.scripts) await editScript(script);
   await writeScripts(converting);
-  const { rewritten } = converting;
-  if (rewritten > 0)
-    converting.notes.push(
-      `${file}: ${rewritten} request${rewritten === 1 ? '' : 's'} now use${rewritten === 1 ? 's' : ''} ${PREFIX.v2}; the addresses keep their v1 domains, replace them with your v2 ones`,
-    );
+  if (converting.rewritten > 0) converting.notes.push(v2PathsNote(file, converting.rewritten));
   return {
     text: `${JSON.stringify(copy, null, 2)}\n`,
     notes: converting.notes,

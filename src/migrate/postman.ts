@@ -29,10 +29,12 @@ export function isPostmanCollection(value: unknown): value is Json {
   );
 }
 
-const VARIABLE = /\{\{([^{}]+)\}\}/g;
-const PLACEHOLDER = /^\{\{[^{}]+\}\}$/;
+/** A `{{variable}}` anywhere in a text, its name captured. */
+export const VARIABLE = /\{\{([^{}]+)\}\}/g;
+/** A value that is one `{{variable}}` and nothing else, its name captured. */
+export const PLACEHOLDER = /^\{\{([^{}]+)\}\}$/;
 /** A `{{variable}}` written where a JSON value goes, unquoted: quoted, so the body parses. */
-const BARE_VARIABLE = /([:[,]\s*)(\{\{[^{}"\\]+\}\})/g;
+export const BARE_VARIABLE = /([:[,]\s*)(\{\{[^{}"\\]+\}\})/g;
 
 const { pending, refunded } = ORDER_STATES;
 const PENDING = new RegExp(`["'\`]${pending}["'\`]`);
@@ -132,8 +134,8 @@ function checkVariables(collection: Json, checking: Checking): void {
 }
 
 /** `{{variables}}` filled in; only a variable with a value: an empty one is filled in at run time (by a script). */
-const fill = (checking: Checking, text: string) =>
-  text.replace(VARIABLE, (whole, name: string) => checking.variables.get(name.trim()) || whole);
+export const fillVariables = (variables: Map<string, string>, text: string) =>
+  text.replace(VARIABLE, (whole, name: string) => variables.get(name.trim()) || whole);
 
 /** The event scripts of an item or folder: what they read of v1, the addresses they call, a PENDING check. */
 function checkEvents(checking: Checking, owner: Json, path: Segment[], name: string | undefined): void {
@@ -233,7 +235,11 @@ function checkRequest(checking: Checking, item: Json, path: Segment[], name: str
     toldReference: { value: true },
     placeholder: (candidate) => typeof candidate === 'string' && PLACEHOLDER.test(candidate),
   };
-  const record = { method, url: fill(checking, urlText), ...(value === undefined ? {} : { body: value }) };
+  const record = {
+    method,
+    url: fillVariables(checking.variables, urlText),
+    ...(value === undefined ? {} : { body: value }),
+  };
   checkItem(
     record,
     (pointer) =>
