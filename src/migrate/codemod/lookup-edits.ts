@@ -14,6 +14,8 @@ import type { ParsedFile } from './tree.js';
 
 /** A placeholder of a format string: `%s`, `%d`, `%v`, `{}`, `{0}`, `{id}`. */
 const PLACEHOLDER = /%[-+ #0]*\d*(?:\.\d+)?[sdvqxf]|\{(\d*)(?::[^{}]*)?\}|\{\w+\}/g;
+/** A placeholder right after the lookup's path, its index (`{1}`) in group 2. */
+const PLACEHOLDER_AFTER_PATH = new RegExp(`^/(${PLACEHOLDER.source})`);
 
 /** The value at a placeholder: the call's argument after the format, `.format(…)`'s, or `%`'s right side. */
 function formatArgument(parsed: ParsedFile, format: A.Str, index: number): A.Expr | undefined {
@@ -71,7 +73,7 @@ function lookupId(parsed: ParsedFile, pathEnd: number): A.Expr | undefined {
     if (next && 'expr' in next) return next.expr;
     return next ? undefined : joinedAfter(parsed, str);
   }
-  const placeholder = /^\/((?:%[-+ #0]*\d*(?:\.\d+)?[sdvqxf]|\{(\d*)(?::[^{}]*)?\}|\{\w+\}))/.exec(rest);
+  const placeholder = PLACEHOLDER_AFTER_PATH.exec(rest);
   if (!placeholder) return undefined;
   if (placeholder[2]) return formatArgument(parsed, str, Number(placeholder[2]));
   const before = str.raw.slice(0, pathEnd - str.start);
