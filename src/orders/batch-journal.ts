@@ -60,8 +60,7 @@ export function draftKey(draft: OrderDraft): string {
     draft.notificationUrl ?? null,
     draft.externalReference ?? null,
   ]);
-  // The first 16 bytes as hex, made as a string of its own: a slice of the whole digest's hex would
-  // keep all of it alive, and a batch keeps every line's key (keyFor).
+  // The first 16 bytes, as hex.
   return createHash('sha256').update(canonical).digest().toString('hex', 0, 16);
 }
 
@@ -179,11 +178,10 @@ export interface JournalStart {
 export class BatchJournal {
   /**
    * The last event per key from earlier runs. This run's records are not added: a key never comes
-   * twice in one run (identical lines get keys of their own, keyFor), and a batch's memory must not
-   * grow with its input.
+   * twice in one run (identical lines get keys of their own, line-keys.ts), and a batch's memory must
+   * not grow with its input.
    */
   readonly previous: Map<string, JournalRecord>;
-  readonly #seen = new Map<string, number>();
   readonly #kind: JournalStart['kind'];
   /** Whether records were written since the last sync began. */
   #unsynced = false;
@@ -207,13 +205,6 @@ export class BatchJournal {
       `${endsTorn ? '\n' : ''}${JSON.stringify({ payorder_journal: 1, target } satisfies JournalHeader)}\n`,
     );
     if (created) syncFolderOf(path, kind);
-  }
-
-  /** The key of the next line with this content (the Nth identical line gets the Nth key). */
-  keyFor(base: string): string {
-    const count = (this.#seen.get(base) ?? 0) + 1;
-    this.#seen.set(base, count);
-    return `${base}#${count}`;
   }
 
   /**

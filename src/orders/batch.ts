@@ -28,6 +28,7 @@ import type { BatchSummary, JournalUsed } from './batch-outcome.js';
 import type { BatchInput, BatchRecord, LineOutcome } from './batch-record.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { openInput } from './input-file.js';
+import { LineKeys } from './line-keys.js';
 import {
   type BatchLedger,
   LineRecorder,
@@ -134,9 +135,14 @@ class Batch {
   #inFlight = 0;
   #stoppedBy: CliError | undefined;
   #warnedNotification = false;
-  /** The external references of lines this run has sent, with their line: a second line is refused. */
+  /**
+   * The external references of this run's lines that the ledger does not hold yet, with their line:
+   * a second line is refused before the ledger could see the first. Once it holds one, the ledger
+   * refuses it itself, and the run lets go of it (its memory stays that of the lines in flight).
+   */
   readonly #references = new Map<string, number>();
   readonly #recorder: LineRecorder;
+  readonly #keys = new LineKeys();
 
   constructor(
     private readonly ctx: Context,
@@ -226,7 +232,7 @@ class Batch {
       this.#warnedNotification = true;
       warn(this.ctx, NOTIFICATION_V2_WARNING);
     }
-    const ready = { line, draft, input: inputOf(fields, draft), key: this.#journal.keyFor(draftKey(draft)) };
+    const ready = { line, draft, input: inputOf(fields, draft), key: this.#keys.keyFor(draftKey(draft)) };
     return this.#earlier(ready) ?? this.#send(ready);
   }
 
@@ -264,6 +270,7 @@ class Batch {
     try {
       this.#takeReference(line, draft);
       recording = await this.#recorder.record({ line, key, draft });
+      this.#freeReference(line, draft);
     } catch (error) {
       this.#freeReference(line, draft);
       // Not recorded after an earlier line's failure stopped the batch: not one of this run's lines.
@@ -294,7 +301,6 @@ class Batch {
       if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
       recording?.failed(unknown ? 'unknown' : 'failed', error);
-      if (!unknown) this.#freeReference(line, draft);
       this.#record({
         key,
         line,
@@ -326,7 +332,7 @@ class Batch {
     this.#references.set(reference, line);
   }
 
-  /** Gives the line's reference back: it was not sent, or its order was refused. */
+  /** Lets go of the line's reference: the ledger holds it, or the line was not sent, or its order was refused. */
   #freeReference(line: number, { externalReference: reference }: OrderDraft): void {
     if (reference !== undefined && this.#references.get(reference) === line)
       this.#references.delete(reference);

@@ -10,6 +10,7 @@ import {
   type JournalTarget,
   openJournal,
 } from '../../src/orders/batch-journal.js';
+import { LineKeys } from '../../src/orders/line-keys.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 import { rejection } from '../helpers/refusal.js';
 
@@ -47,11 +48,16 @@ const order: Order = {
 
 const journalPath = () => join(tempDir('batch-journal-'), 'orders.journal');
 
-/** Opens a journal, runs `use` on it and closes it, as one batch run does. */
-async function run<T>(path: string, use: (journal: BatchJournal) => T, target = TARGET): Promise<T> {
+/** Opens a journal and a run's line keys, runs `use` on them and closes them, as one batch run does. */
+async function run<T>(
+  path: string,
+  use: (journal: BatchJournal, keys: LineKeys) => T,
+  target = TARGET,
+): Promise<T> {
+  const keys = new LineKeys();
   const journal = openJournal(path, target);
   try {
-    return use(journal);
+    return use(journal, keys);
   } finally {
     await journal.close();
   }
@@ -151,15 +157,15 @@ describe('BatchJournal', () => {
     const path = journalPath();
     const teaKey = draftKey(tea);
     const cakeKey = draftKey({ ...tea, description: 'Cake' });
-    const keys = await run(path, (journal) => [
-      journal.keyFor(teaKey),
-      journal.keyFor(cakeKey),
-      journal.keyFor(teaKey),
-      journal.keyFor(teaKey),
-      journal.keyFor(cakeKey),
+    const keys = await run(path, (_, lineKeys) => [
+      lineKeys.keyFor(teaKey),
+      lineKeys.keyFor(cakeKey),
+      lineKeys.keyFor(teaKey),
+      lineKeys.keyFor(teaKey),
+      lineKeys.keyFor(cakeKey),
     ]);
     expect(keys).toEqual([`${teaKey}#1`, `${cakeKey}#1`, `${teaKey}#2`, `${teaKey}#3`, `${cakeKey}#2`]);
-    expect(await run(path, (journal) => journal.keyFor(teaKey))).toBe(`${teaKey}#1`);
+    expect(await run(path, (_, lineKeys) => lineKeys.keyFor(teaKey))).toBe(`${teaKey}#1`);
   });
 
   it('lets a resumed run find each line by content and occurrence, even when the file was reordered', async () => {
@@ -167,21 +173,27 @@ describe('BatchJournal', () => {
     const cake: OrderDraft = { ...tea, description: 'Cake', amountCents: 300n };
     // Run 1 reads Tea, Cake, Tea; the first two are created, then the process is killed while the
     // third is in flight (its last record is "sending").
-    await run(path, (journal) => {
+    await run(path, (journal, keys) => {
       const lines: Array<[number, OrderDraft]> = [
         [1, tea],
         [2, cake],
         [3, tea],
       ];
-      const keys = lines.map(([line, draft]) => [line, journal.keyFor(draftKey(draft))] as const);
-      for (const [line, key] of keys) journal.write({ key, line, event: 'sending', at: AT });
-      journal.write({ key: keys[0]![1], line: 1, event: 'created', at: AT, order });
-      journal.write({ key: keys[1]![1], line: 2, event: 'created', at: AT, order: { ...order, id: '102' } });
+      const lineKeys = lines.map(([line, draft]) => [line, keys.keyFor(draftKey(draft))] as const);
+      for (const [line, key] of lineKeys) journal.write({ key, line, event: 'sending', at: AT });
+      journal.write({ key: lineKeys[0]![1], line: 1, event: 'created', at: AT, order });
+      journal.write({
+        key: lineKeys[1]![1],
+        line: 2,
+        event: 'created',
+        at: AT,
+        order: { ...order, id: '102' },
+      });
     });
     // Run 2 reads the lines in another order, with a new line first.
-    const events = await run(path, (journal) =>
+    const events = await run(path, (journal, keys) =>
       [{ ...tea, description: 'New' }, tea, tea, cake].map((draft) => {
-        const record = journal.previous.get(journal.keyFor(draftKey(draft)));
+        const record = journal.previous.get(keys.keyFor(draftKey(draft)));
         return record && [record.line, record.event, record.order?.id ?? null];
       }),
     );
