@@ -43,15 +43,19 @@ function cacheFolder() {
 const BATCH_OPTIONS = ['--max-semi-space-size=4', '--max-old-space-size=1024'];
 
 /**
- * The environment of a batch's Node. glibc's allocator gives each thread that allocates (Node's
- * thread pool, V8's helpers) an arena of its own, and a batch's memory then depends on which threads
- * did the work: MALLOC_ARENA_MAX (glibc's documented tunable, ignored by other C libraries) caps
- * them at two, unless the environment already tunes glibc's allocator.
+ * The environment of a batch's Node, with two of glibc's documented tunables (mallopt(3); other C
+ * libraries ignore them), unless the environment already tunes glibc's allocator:
+ * - MALLOC_ARENA_MAX: glibc gives each thread that allocates (Node's thread pool, V8's helpers) an
+ *   arena of its own, and a batch's memory then depends on which threads did the work; two at most.
+ * - MALLOC_MMAP_THRESHOLD_: V8's optimizing compilers work in blocks of 16 to 32 KiB that they free
+ *   once a function is compiled; below the threshold they come from the heap, which keeps the pages
+ *   of freed blocks for good, and a batch would carry its start's compilations to its end. At
+ *   16 KiB they are mapped and given back.
  */
 const batchEnv = () =>
-  env.MALLOC_ARENA_MAX !== undefined || env.GLIBC_TUNABLES !== undefined
+  env.GLIBC_TUNABLES !== undefined || Object.keys(env).some((name) => name.startsWith('MALLOC_'))
     ? env
-    : { ...env, MALLOC_ARENA_MAX: '2' };
+    : { ...env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '16384' };
 
 const args = argv.slice(2);
 const isBatch = () =>
