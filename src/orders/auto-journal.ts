@@ -15,8 +15,9 @@ import { closeSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../errors.js';
 import { dataFolderError } from '../store/data-folder.js';
-import { openPrivateFile, type PrivateLabel, readPrivateFile } from '../store/private-files.js';
-import { BatchJournal, type JournalRecord, type JournalTarget, readJournal } from './batch-journal.js';
+import { openPrivateFile, openPrivateFileToRead, type PrivateLabel } from '../store/private-files.js';
+import { BatchJournal } from './batch-journal.js';
+import { EarlierRecords, type JournalRecord, type JournalTarget, readJournal } from './journal-file.js';
 
 export interface AutomaticJournalOptions {
   /** The folder of the automatic journals (the data folder's `batches`). */
@@ -61,49 +62,79 @@ export function openAutomaticJournal({
 }: AutomaticJournalOptions): BatchJournal {
   const since = now.getTime() - windowMs;
   const id = targetId(target);
-  const previous = new Map<string, JournalRecord>();
+  const previous = new EarlierRecords();
   let names: string[];
   try {
     names = readdirSync(folder).sort();
   } catch (error) {
     throw dataFolderError(error, folder);
   }
-  for (const name of names) {
+  try {
+    for (const name of names) readEarlierRun(name);
+  } catch (error) {
+    previous.close();
+    throw error;
+  }
+
+  /** Keeps the records of an earlier run of ours still inside the window; removes a run that has expired. */
+  function readEarlierRun(name: string): void {
     const match = NAME.exec(name);
     const stamp = match?.[2];
-    if (!match || stamp === undefined) continue;
+    if (!match || stamp === undefined) return;
     const path = join(folder, name);
     const started = timeOfStamp(stamp);
     const ours = match[1] === id;
     // A run begun inside the window has records inside it: it is kept, and read only if it is ours.
-    if (started >= since && (again || !ours)) continue;
-    let records: Map<string, JournalRecord>;
+    if (started >= since && (again || !ours)) return;
+    let fd: number;
     try {
-      // Another target's file is read only to see whether it has expired.
-      records = readJournal(readPrivateFile(AUTOMATIC, path), path, { target: ours ? target : undefined });
+      fd = openPrivateFileToRead(AUTOMATIC, path);
     } catch (error) {
       if (error instanceof CliError) throw error;
       // Removed by a batch that started at the same time: expired, then.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw dataFolderError(error, path);
     }
-    const recent = [...records.values()].filter((record) => inWindow(record, since));
-    if (recent.length === 0 && started < since) {
-      remove(path);
-      continue;
+    // Another target's file is read only to see whether it has expired. The file stays open while
+    // the batch may read its records back (previous.close()).
+    let recent = 0;
+    const keep = ours && !again;
+    try {
+      // A key's last record in the file decides: kept while it is inside the window.
+      readJournal(fd, path, { target: ours ? target : undefined }, (record, place) => {
+        if (!inWindow(record, since)) {
+          if (keep) previous.forget(record.key, fd);
+          return;
+        }
+        recent++;
+        if (keep) previous.set(record.key, place);
+      });
+    } catch (error) {
+      closeSync(fd);
+      throw error instanceof CliError ? error : dataFolderError(error, path);
     }
-    if (ours && !again) for (const record of recent) previous.set(record.key, record);
+    if (!keep || recent === 0) closeSync(fd);
+    if (recent === 0 && started < since) remove(path);
   }
+
   const path = join(folder, `${id}-${stampOf(now)}-${randomBytes(4).toString('hex')}.journal`);
   let fd: number;
   try {
     ({ fd } = openPrivateFile(AUTOMATIC, path, 'new'));
   } catch (error) {
+    previous.close();
     throw dataFolderError(error, path);
   }
   try {
-    return new BatchJournal(path, fd, { previous, target, created: true, text: '', kind: 'automatic' });
+    return new BatchJournal(path, fd, {
+      previous,
+      target,
+      created: true,
+      endsTorn: false,
+      kind: 'automatic',
+    });
   } catch (error) {
+    previous.close();
     closeSync(fd);
     throw error;
   }

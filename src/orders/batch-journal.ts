@@ -22,34 +22,16 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Order, OrderDraft } from '../contract/schemas.js';
-import { CliError, usageError } from '../errors.js';
+import type { OrderDraft } from '../contract/schemas.js';
+import { CliError } from '../errors.js';
 import { openPrivateFile, type PrivateLabel } from '../store/private-files.js';
-
-export type JournalEvent = 'sending' | 'created' | 'failed' | 'unknown';
-
-export interface JournalRecord {
-  key: string;
-  line: number;
-  event: JournalEvent;
-  at: string;
-  order?: Order;
-  error?: string;
-}
-
-/** What a journal's orders were sent to: everything that makes an order land in one place. */
-export interface JournalTarget {
-  env: string;
-  api: string;
-  auth: string;
-  checkout: string;
-  client_id: string;
-}
-
-interface JournalHeader {
-  payorder_journal: 1;
-  target: JournalTarget;
-}
+import {
+  EarlierRecords,
+  type JournalHeader,
+  type JournalRecord,
+  type JournalTarget,
+  readJournal,
+} from './journal-file.js';
 
 export function draftKey(draft: OrderDraft): string {
   const canonical = JSON.stringify([
@@ -62,74 +44,6 @@ export function draftKey(draft: OrderDraft): string {
   ]);
   // The first 16 bytes, as hex.
   return createHash('sha256').update(canonical).digest().toString('hex', 0, 16);
-}
-
-const isHeader = (value: unknown): value is JournalHeader =>
-  typeof value === 'object' && value !== null && (value as JournalHeader).payorder_journal === 1;
-
-const isRecord = (value: unknown): value is JournalRecord =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as JournalRecord).key === 'string' &&
-  typeof (value as JournalRecord).line === 'number' &&
-  ['sending', 'created', 'failed', 'unknown'].includes((value as JournalRecord).event);
-
-const describeTarget = (t: JournalTarget) =>
-  `${t.env} ${t.api} (auth ${t.auth}, checkout ${t.checkout}, client id ${t.client_id})`;
-
-/** Whether the line at `index` is the last of its run: only blank lines, then the end or a header. */
-function endsRun(lines: readonly string[], index: number): boolean {
-  for (const next of lines.slice(index + 1)) if (next.trim() !== '') return isHeader(parse(next));
-  return true;
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The last event per key of a journal's text, checked against the target it is resumed for (none:
- * a file read only for its records' times).
- */
-export function readJournal(
-  text: string,
-  path: string,
-  { target, field }: { target?: JournalTarget; field?: string },
-): Map<string, JournalRecord> {
-  const previous = new Map<string, JournalRecord>();
-  const named = field ? `${field}: ${path}` : path;
-  const details = (hint: string) => (field ? { field, hint } : { hint });
-  const lines = text.split('\n');
-  let header = false;
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    const value = parse(line);
-    if (isHeader(value)) {
-      header = true;
-      if (target && JSON.stringify(value.target) !== JSON.stringify(target))
-        throw usageError(
-          `${named} belongs to a batch for ${describeTarget(value.target)}, not ${describeTarget(target)}`,
-          details(
-            'resuming it against another target would create every order again: use a new journal file, or the target it was made for',
-          ),
-        );
-    } else if (header && isRecord(value)) {
-      previous.set(value.key, value);
-    } else if (!(header && value === undefined && endsRun(lines, index))) {
-      // Only the last record of a run may be torn (cut by a crash or a full disk): a line that is
-      // not JSON at all, followed by nothing or by the next run's header. A whole JSON value that is
-      // not a record was not written by payorder.
-      throw usageError(
-        `${named} line ${index + 1} is not a payorder journal record`,
-        details('give a journal file that payorder wrote, or a new file'),
-      );
-    }
-  });
-  return previous;
 }
 
 const JOURNAL: PrivateLabel = {
@@ -148,13 +62,18 @@ export function openJournal(path: string, target: JournalTarget): BatchJournal {
     throw error instanceof CliError ? error : writeError(path, error, 'file');
   }
   try {
-    const previous = readJournal(opened.text, path, { target, field: '--journal' });
+    const previous = new EarlierRecords();
+    const { endsTorn } = opened.created
+      ? { endsTorn: false }
+      : readJournal(opened.fd, path, { target, field: '--journal' }, (record, place) =>
+          previous.set(record.key, place),
+        );
     return new BatchJournal(path, opened.fd, {
       previous,
       target,
       created: opened.created,
       kind: 'file',
-      text: opened.text,
+      endsTorn,
     });
   } catch (error) {
     closeSync(opened.fd);
@@ -164,15 +83,15 @@ export function openJournal(path: string, target: JournalTarget): BatchJournal {
 
 /** What a journal starts a run with. */
 export interface JournalStart {
-  /** The last event per key from earlier runs. */
-  previous: Map<string, JournalRecord>;
+  /** The last record of each key from earlier runs. */
+  previous: EarlierRecords;
   target: JournalTarget;
   /** Whether the file was made for this run (its name is then made durable too). */
   created: boolean;
   /** A file the user named (--journal), or one in the data folder: what a failure's hint says. */
   kind: 'file' | 'automatic';
-  /** What the file held before this run. */
-  text: string;
+  /** Whether the file ends in the middle of a record (cut by a crash or a full disk). */
+  endsTorn: boolean;
 }
 
 export class BatchJournal {
@@ -181,7 +100,7 @@ export class BatchJournal {
    * twice in one run (identical lines get keys of their own, line-keys.ts), and a batch's memory must
    * not grow with its input.
    */
-  readonly previous: Map<string, JournalRecord>;
+  readonly previous: EarlierRecords;
   readonly #kind: JournalStart['kind'];
   /** Whether records were written since the last sync began. */
   #unsynced = false;
@@ -195,12 +114,11 @@ export class BatchJournal {
   constructor(
     readonly path: string,
     readonly fd: number,
-    { previous, target, created, text, kind }: JournalStart,
+    { previous, target, created, endsTorn, kind }: JournalStart,
   ) {
     this.previous = previous;
     this.#kind = kind;
     // A torn last record gets a line of its own, so this run's header is whole.
-    const endsTorn = text !== '' && !text.endsWith('\n');
     this.#append(
       `${endsTorn ? '\n' : ''}${JSON.stringify({ payorder_journal: 1, target } satisfies JournalHeader)}\n`,
     );
@@ -231,6 +149,7 @@ export class BatchJournal {
     try {
       await this.synced();
     } finally {
+      this.previous.close(this.fd);
       closeSync(this.fd);
     }
   }

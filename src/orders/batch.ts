@@ -17,17 +17,12 @@ import type { Session } from '../session/session.js';
 import { warn } from '../terminal/messages.js';
 import { openAutomaticJournal } from './auto-journal.js';
 import { type InputLine, readBatch } from './batch-input.js';
-import {
-  type BatchJournal,
-  draftKey,
-  type JournalRecord,
-  type JournalTarget,
-  openJournal,
-} from './batch-journal.js';
+import { type BatchJournal, draftKey, openJournal } from './batch-journal.js';
 import type { BatchSummary, JournalUsed } from './batch-outcome.js';
 import type { BatchInput, BatchRecord, LineOutcome } from './batch-record.js';
 import { columnName, draftFrom, NOTIFICATION_V2_WARNING, type OrderFields } from './draft.js';
 import { openInput } from './input-file.js';
+import type { JournalRecord, JournalTarget } from './journal-file.js';
 import { LineKeys } from './line-keys.js';
 import {
   type BatchLedger,

@@ -84,8 +84,7 @@ function openChecked(refuse: Refuse, path: string, flags: number): { fd: number;
 
 export interface OpenedFile {
   fd: number;
-  /** What the file held when opened ('' for a new one). */
-  text: string;
+  /** Whether the file was made by this call (it is then empty). */
   created: boolean;
 }
 
@@ -99,28 +98,17 @@ export function openPrivateFile(
   mode: 'new' | 'new-or-existing',
 ): OpenedFile {
   try {
-    return { fd: openSync(path, CREATE_NEW, 0o600), text: '', created: true };
+    return { fd: openSync(path, CREATE_NEW, 0o600), created: true };
   } catch (error) {
     // A dangling link at the path is "there" too: it is refused below, never followed.
     if (mode === 'new' || errnoOf(error) !== 'EEXIST') throw error;
   }
-  const { fd } = openChecked(refuseAs(label), path, APPEND_EXISTING);
-  try {
-    return { fd, text: readFileSync(fd, 'utf8'), created: false };
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
+  return { fd: openChecked(refuseAs(label), path, APPEND_EXISTING).fd, created: false };
 }
 
-/** The text of an existing private file, checked as openPrivateFile checks it. */
-export function readPrivateFile(label: PrivateLabel, path: string): string {
-  const { fd } = openChecked(refuseAs(label), path, READ_EXISTING);
-  try {
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
+/** Opens an existing private file to read, checked as openPrivateFile checks it: its descriptor. */
+export function openPrivateFileToRead(label: PrivateLabel, path: string): number {
+  return openChecked(refuseAs(label), path, READ_EXISTING).fd;
 }
 
 /**

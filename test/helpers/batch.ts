@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULT_URL } from '../../src/contract/environments.js';
 import type { OrderDraft } from '../../src/contract/schemas.js';
-import type { JournalRecord, JournalTarget } from '../../src/orders/batch-journal.js';
+import type { JournalRecord, JournalTarget } from '../../src/orders/journal-file.js';
 import { NOT_SENT_ERROR } from '../../src/orders/line-recorder.js';
 import { SHOP } from './cli.js';
 

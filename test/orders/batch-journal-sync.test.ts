@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JournalRecord } from '../../src/orders/batch-journal.js';
+import type { JournalRecord } from '../../src/orders/journal-file.js';
 import { journalRecords, SANDBOX_TARGET, sendingRecord, writeOrderLines } from '../helpers/batch.js';
 import { tempDir } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';

@@ -3,13 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Order, OrderDraft } from '../../src/contract/schemas.js';
 import { CliError, EXIT } from '../../src/errors.js';
-import {
-  type BatchJournal,
-  draftKey,
-  type JournalRecord,
-  type JournalTarget,
-  openJournal,
-} from '../../src/orders/batch-journal.js';
+import { type BatchJournal, draftKey, openJournal } from '../../src/orders/batch-journal.js';
+import type { JournalRecord, JournalTarget } from '../../src/orders/journal-file.js';
 import { LineKeys } from '../../src/orders/line-keys.js';
 import { SHOP, tempDir } from '../helpers/cli.js';
 import { rejection } from '../helpers/refusal.js';

@@ -1,0 +1,85 @@
+/**
+ * A journal read in pieces by a resume: every key's last record is found where it is and read back
+ * whole, across the pieces' ends and for a line longer than a piece; the files it reads from are
+ * closed with the journal.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Order } from '../../src/contract/schemas.js';
+import { openAutomaticJournal } from '../../src/orders/auto-journal.js';
+import { openJournal } from '../../src/orders/batch-journal.js';
+import type { JournalRecord } from '../../src/orders/journal-file.js';
+import { SANDBOX_TARGET } from '../helpers/batch.js';
+import { tempDir } from '../helpers/cli.js';
+
+const AT = '2026-11-27T12:00:00.000Z';
+
+const orderOf = (n: number): Order =>
+  ({
+    id: `order-${n}`,
+    status: 'PENDING',
+    amount: { value: `${n}.00`, currency: 'PLN' },
+    description: `line ${n} ${'é'.repeat(n % 7)}`,
+    external_reference: `REF-${n}`,
+    links: { checkout: `https://pay.example/c/${n}`, success: null, failed: null },
+  }) as unknown as Order;
+
+const openFds = () => readdirSync('/proc/self/fd').length;
+
+describe('a journal read back by a resume', () => {
+  it('finds the last record of each of 6,000 keys, across 1 MiB pieces and a line of 1.5 MiB', async () => {
+    const path = join(tempDir('journal-file-'), 'orders.journal');
+    const journal = openJournal(path, SANDBOX_TARGET);
+    const last = new Map<string, JournalRecord>();
+    for (let n = 1; n <= 6_000; n++) {
+      const key = `k${n}#1`;
+      journal.write({ key, line: n, event: 'sending', at: AT });
+      const record: JournalRecord =
+        n % 3 === 0
+          ? { key, line: n, event: 'failed', at: AT, error: n === 3_000 ? 'x'.repeat(1_500_000) : 'refused' }
+          : { key, line: n, event: 'created', at: AT, order: orderOf(n) };
+      journal.write(record);
+      last.set(key, record);
+    }
+    await journal.close();
+    expect(statSync(path).size).toBeGreaterThan(3 * 1024 * 1024);
+
+    const resumed = openJournal(path, SANDBOX_TARGET);
+    try {
+      expect(resumed.previous.size).toBe(6_000);
+      const wrong = [...last].filter(
+        ([key, record]) => JSON.stringify(resumed.previous.get(key)) !== JSON.stringify(record),
+      );
+      expect(wrong.map(([key]) => key)).toEqual([]);
+      expect(resumed.previous.get('k3000#1')?.error).toHaveLength(1_500_000);
+      expect(resumed.previous.get('absent#1')).toBeUndefined();
+    } finally {
+      await resumed.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'keeps the automatic journals of earlier runs open while the batch runs, and closes them with it',
+    async () => {
+      const folder = tempDir('journal-file-auto-');
+      const now = new Date(AT);
+      const windowMs = 24 * 3_600_000;
+      const options = { folder, target: SANDBOX_TARGET, windowMs, again: false };
+      const first = openAutomaticJournal({ ...options, now: new Date(now.getTime() - 3_600_000) });
+      first.write({ key: 'a#1', line: 1, event: 'created', at: AT, order: orderOf(1) });
+      await first.close();
+
+      const before = openFds();
+      const second = openAutomaticJournal({ ...options, now });
+      try {
+        expect(second.previous.get('a#1')?.order).toEqual(orderOf(1));
+        // The first run's file, and the second's own.
+        expect(openFds()).toBe(before + 2);
+      } finally {
+        await second.close();
+      }
+      expect(openFds()).toBe(before);
+    },
+  );
+});
