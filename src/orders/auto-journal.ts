@@ -11,13 +11,19 @@
  * removed as a batch starts, whatever their target.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../errors.js';
 import { dataFolderError } from '../store/data-folder.js';
 import { openPrivateFile, openPrivateFileToRead, type PrivateLabel } from '../store/private-files.js';
 import { BatchJournal } from './batch-journal.js';
-import { EarlierRecords, type JournalRecord, type JournalTarget, readJournal } from './journal-file.js';
+import {
+  EarlierRecords,
+  type JournalRecord,
+  type JournalTarget,
+  type RecordPlace,
+  readJournal,
+} from './journal-file.js';
 
 export interface AutomaticJournalOptions {
   /** The folder of the automatic journals (the data folder's `batches`). */
@@ -50,8 +56,13 @@ const stampOf = (at: Date) =>
 const timeOfStamp = (stamp: string) =>
   Date.parse(stamp.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
 
-/** Whether `record` was written inside the window that ends now. */
-const inWindow = (record: JournalRecord, since: number) => Date.parse(record.at) >= since;
+/** Whether a record written `at` is inside the window that ends now. */
+const inWindow = (at: string, since: number) => Date.parse(at) >= since;
+
+/** An earlier run's file up to this size is read into memory; a larger one is read back as needed. */
+const IN_MEMORY_BYTES = 256 * 1024;
+/** The most earlier runs kept open to be read back: the others are read into memory. */
+const MAX_OPEN_RUNS = 64;
 
 export function openAutomaticJournal({
   folder,
@@ -95,25 +106,28 @@ export function openAutomaticJournal({
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw dataFolderError(error, path);
     }
-    // Another target's file is read only to see whether it has expired. The file stays open while
-    // the batch may read its records back (previous.close()).
-    let recent = 0;
+    // Another target's file is read only to see whether it has expired. A large run of ours stays
+    // open while the batch may read its records back (previous.close()); a small one, or one past
+    // MAX_OPEN_RUNS, is read into memory, so that a day of many batches does not use up descriptors.
     const keep = ours && !again;
+    const inMemory = !keep || fstatSync(fd).size <= IN_MEMORY_BYTES || previous.files >= MAX_OPEN_RUNS;
+    /** The last record of each key in the file, with its time: kept while that is inside the window. */
+    const last = new Map<string, { at: string; kept: JournalRecord | RecordPlace }>();
     try {
-      // A key's last record in the file decides: kept while it is inside the window.
-      readJournal(fd, path, { target: ours ? target : undefined }, (record, place) => {
-        if (!inWindow(record, since)) {
-          if (keep) previous.forget(record.key, fd);
-          return;
-        }
-        recent++;
-        if (keep) previous.set(record.key, place);
-      });
+      readJournal(fd, path, { target: ours ? target : undefined }, (record, place) =>
+        last.set(record.key, { at: record.at, kept: inMemory ? record : place }),
+      );
     } catch (error) {
       closeSync(fd);
       throw error instanceof CliError ? error : dataFolderError(error, path);
     }
-    if (!keep || recent === 0) closeSync(fd);
+    let recent = 0;
+    for (const [key, { at, kept }] of last)
+      if (inWindow(at, since)) {
+        recent++;
+        if (keep) previous.set(key, kept);
+      }
+    if (inMemory || recent === 0) closeSync(fd);
     if (recent === 0 && started < since) remove(path);
   }
 

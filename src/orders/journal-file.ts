@@ -166,42 +166,42 @@ export function readJournal(
 }
 
 /**
- * The last record of each key from a journal's earlier runs: where it is, and its event, read back
- * from its file when asked for. The files it reads from stay open until close().
+ * The last record of each key from a journal's earlier runs: the record itself, or where it is, read
+ * back from its file when asked for. The files it reads from stay open until close().
  */
 export class EarlierRecords implements Iterable<[string, JournalRecord]> {
-  readonly #places = new Map<string, RecordPlace>();
+  readonly #kept = new Map<string, JournalRecord | RecordPlace>();
   readonly #files = new Set<number>();
 
-  /** Keeps the record at `place` as its key's last; the file open at `place.fd` is closed by close(). */
-  set(key: string, place: RecordPlace): void {
-    this.#places.set(key, place);
-    this.#files.add(place.fd);
-  }
-
-  /** Forgets the key's record if it is in the file open at `fd` (a later record of that file replaces it). */
-  forget(key: string, fd: number): void {
-    if (this.#places.get(key)?.fd === fd) this.#places.delete(key);
+  /** Keeps a key's last record, or where it is (that file is then closed by close()). */
+  set(key: string, kept: JournalRecord | RecordPlace): void {
+    this.#kept.set(key, kept);
+    if ('fd' in kept) this.#files.add(kept.fd);
   }
 
   get(key: string): JournalRecord | undefined {
-    const place = this.#places.get(key);
-    if (!place) return undefined;
-    const bytes = Buffer.allocUnsafe(place.length);
-    readSync(place.fd, bytes, 0, place.length, place.offset);
+    const kept = this.#kept.get(key);
+    if (!kept || !('fd' in kept)) return kept;
+    const bytes = Buffer.allocUnsafe(kept.length);
+    readSync(kept.fd, bytes, 0, kept.length, kept.offset);
     return JSON.parse(bytes.toString('utf8')) as JournalRecord;
   }
 
   get size(): number {
-    return this.#places.size;
+    return this.#kept.size;
+  }
+
+  /** How many files it reads records back from. */
+  get files(): number {
+    return this.#files.size;
   }
 
   keys(): IterableIterator<string> {
-    return this.#places.keys();
+    return this.#kept.keys();
   }
 
   *[Symbol.iterator](): Iterator<[string, JournalRecord]> {
-    for (const key of this.#places.keys()) yield [key, this.get(key) as JournalRecord];
+    for (const key of this.#kept.keys()) yield [key, this.get(key) as JournalRecord];
   }
 
   /** Closes the files it reads from, but `except` (the journal this run appends to). */

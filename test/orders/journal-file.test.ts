@@ -60,24 +60,37 @@ describe('a journal read back by a resume', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    'keeps the automatic journals of earlier runs open while the batch runs, and closes them with it',
+    'reads a small earlier automatic journal into memory, keeps a large one open while the batch runs, and closes it with it',
     async () => {
       const folder = tempDir('journal-file-auto-');
       const now = new Date(AT);
-      const windowMs = 24 * 3_600_000;
-      const options = { folder, target: SANDBOX_TARGET, windowMs, again: false };
-      const first = openAutomaticJournal({ ...options, now: new Date(now.getTime() - 3_600_000) });
-      first.write({ key: 'a#1', line: 1, event: 'created', at: AT, order: orderOf(1) });
-      await first.close();
-
+      const options = { folder, target: SANDBOX_TARGET, windowMs: 24 * 3_600_000, again: false };
+      const earlierRun = async (lines: number, minutesAgo: number) => {
+        const run = openAutomaticJournal({ ...options, now: new Date(now.getTime() - minutesAgo * 60_000) });
+        for (let n = 1; n <= lines; n++)
+          run.write({ key: `k${n}#${minutesAgo}`, line: n, event: 'created', at: AT, order: orderOf(n) });
+        await run.close();
+      };
+      await earlierRun(10, 120);
       const before = openFds();
-      const second = openAutomaticJournal({ ...options, now });
+      const afterSmall = openAutomaticJournal({ ...options, now });
       try {
-        expect(second.previous.get('a#1')?.order).toEqual(orderOf(1));
-        // The first run's file, and the second's own.
+        expect(afterSmall.previous.get('k10#120')?.order).toEqual(orderOf(10));
+        // Its own file only: the earlier one (a few kB) was read into memory.
+        expect(openFds()).toBe(before + 1);
+      } finally {
+        await afterSmall.close();
+      }
+      // 1,000 lines of about 300 bytes: past what is read into memory.
+      await earlierRun(1_000, 60);
+      const afterLarge = openAutomaticJournal({ ...options, now });
+      try {
+        expect(afterLarge.previous.get('k1000#60')?.order).toEqual(orderOf(1_000));
+        expect(afterLarge.previous.get('k10#120')?.order).toEqual(orderOf(10));
+        expect(afterLarge.previous.size).toBe(1_010);
         expect(openFds()).toBe(before + 2);
       } finally {
-        await second.close();
+        await afterLarge.close();
       }
       expect(openFds()).toBe(before);
     },
