@@ -77,7 +77,7 @@ export function openJournal(path: string, target: JournalTarget): BatchJournal {
     });
   } catch (error) {
     closeSync(opened.fd);
-    throw error;
+    throw error instanceof CliError ? error : writeError(path, error, 'file');
   }
 }
 

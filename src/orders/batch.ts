@@ -228,7 +228,15 @@ class Batch {
       warn(this.ctx, NOTIFICATION_V2_WARNING);
     }
     const ready = { line, draft, input: inputOf(fields, draft), key: this.#keys.keyFor(draftKey(draft)) };
-    return this.#earlier(ready) ?? this.#send(ready);
+    let earlier: LineResult | undefined;
+    try {
+      earlier = this.#earlier(ready);
+    } catch (error) {
+      // An earlier run's record that cannot be read back: that line's outcome is not known here.
+      this.#stoppedBy ??= error as CliError;
+      return failed(line, ready.input, error);
+    }
+    return earlier ?? this.#send(ready);
   }
 
   /** What an earlier run decided for the line: created (skipped now), or sent with no answer. */

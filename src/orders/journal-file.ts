@@ -6,7 +6,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import type { Order } from '../contract/schemas.js';
-import { usageError } from '../errors.js';
+import { CliError, usageError } from '../errors.js';
 
 export type JournalEvent = 'sending' | 'created' | 'failed' | 'unknown';
 
@@ -59,6 +59,7 @@ function parse(text: string): unknown {
 
 /** Where a record is in a journal file, and the bytes it takes (its newline left out). */
 export interface RecordPlace {
+  path: string;
   fd: number;
   offset: number;
   length: number;
@@ -155,7 +156,7 @@ export function readJournal(
           ),
         );
     } else if (header && isRecord(value)) {
-      each(value, { fd, offset, length });
+      each(value, { path, fd, offset, length });
     } else if (header && value === undefined) {
       torn = number;
     } else {
@@ -183,8 +184,14 @@ export class EarlierRecords implements Iterable<[string, JournalRecord]> {
     const kept = this.#kept.get(key);
     if (!kept || !('fd' in kept)) return kept;
     const bytes = Buffer.allocUnsafe(kept.length);
-    readSync(kept.fd, bytes, 0, kept.length, kept.offset);
-    return JSON.parse(bytes.toString('utf8')) as JournalRecord;
+    try {
+      if (readSync(kept.fd, bytes, 0, kept.length, kept.offset) === kept.length)
+        return JSON.parse(bytes.toString('utf8')) as JournalRecord;
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw readError(kept.path, (error as NodeJS.ErrnoException).code);
+    }
+    // What was read as a record is not one now: the file was changed while the batch ran.
+    throw readError(kept.path, 'changed while the batch ran');
   }
 
   get size(): number {
@@ -208,4 +215,11 @@ export class EarlierRecords implements Iterable<[string, JournalRecord]> {
   close(except?: number): void {
     for (const fd of this.#files) if (fd !== except) closeSync(fd);
   }
+}
+
+/** A record that cannot be read back: the batch stops, since that line's outcome is not known. */
+function readError(path: string, reason = 'an I/O error'): CliError {
+  return new CliError('io', `cannot read the journal ${path} back (${reason})`, {
+    hint: 'check the disk and that nothing else writes the journal, then rerun the same command to resume',
+  });
 }

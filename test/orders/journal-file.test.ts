@@ -3,10 +3,11 @@
  * whole, across the pieces' ends and for a line longer than a piece; the files it reads from are
  * closed with the journal.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/contract/schemas.js';
+import { CliError, EXIT } from '../../src/errors.js';
 import { openAutomaticJournal } from '../../src/orders/auto-journal.js';
 import { openJournal } from '../../src/orders/batch-journal.js';
 import type { JournalRecord } from '../../src/orders/journal-file.js';
@@ -54,6 +55,33 @@ describe('a journal read back by a resume', () => {
       expect(wrong.map(([key]) => key)).toEqual([]);
       expect(resumed.previous.get('k3000#1')?.error).toHaveLength(1_500_000);
       expect(resumed.previous.get('absent#1')).toBeUndefined();
+    } finally {
+      await resumed.close();
+    }
+  });
+
+  it('says a record that cannot be read back as an io error (exit 5) naming the journal', async () => {
+    const path = join(tempDir('journal-file-'), 'orders.journal');
+    const journal = openJournal(path, SANDBOX_TARGET);
+    journal.write({ key: 'a#1', line: 1, event: 'created', at: AT, order: orderOf(1) });
+    journal.write({ key: 'b#1', line: 2, event: 'created', at: AT, order: orderOf(2) });
+    await journal.close();
+    const written = statSync(path).size;
+    const resumed = openJournal(path, SANDBOX_TARGET);
+    try {
+      // Something else cuts the file while the batch runs, in the middle of the last record.
+      truncateSync(path, written - 40);
+      expect(resumed.previous.get('a#1')?.order).toEqual(orderOf(1));
+      const error = (() => {
+        try {
+          resumed.previous.get('b#1');
+        } catch (caught) {
+          return caught as CliError;
+        }
+      })();
+      expect(error).toBeInstanceOf(CliError);
+      expect(error?.exitCode).toBe(EXIT.network);
+      expect(error?.message).toBe(`cannot read the journal ${path} back (changed while the batch ran)`);
     } finally {
       await resumed.close();
     }
