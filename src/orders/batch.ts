@@ -131,9 +131,9 @@ class Batch {
   #stoppedBy: CliError | undefined;
   #warnedNotification = false;
   /**
-   * The external references of this run's lines that the ledger does not hold yet, with their line:
-   * a second line is refused before the ledger could see the first. Once it holds one, the ledger
-   * refuses it itself, and the run lets go of it (its memory stays that of the lines in flight).
+   * The external references of lines this run has sent, with their line: a second line is refused.
+   * Kept for the whole run, even once the ledger has the line: the ledger holds a reference only while
+   * its order is PENDING or PAID or in flight, and a line whose outcome is unknown must keep it.
    */
   readonly #references = new Map<string, number>();
   readonly #recorder: LineRecorder;
@@ -273,7 +273,6 @@ class Batch {
     try {
       this.#takeReference(line, draft);
       recording = await this.#recorder.record({ line, key, draft });
-      this.#freeReference(line, draft);
     } catch (error) {
       this.#freeReference(line, draft);
       // Not recorded after an earlier line's failure stopped the batch: not one of this run's lines.
@@ -304,6 +303,7 @@ class Batch {
       if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
       recording?.failed(unknown ? 'unknown' : 'failed', error);
+      if (!unknown) this.#freeReference(line, draft);
       this.#record({
         key,
         line,
@@ -335,7 +335,7 @@ class Batch {
     this.#references.set(reference, line);
   }
 
-  /** Lets go of the line's reference: the ledger holds it, or the line was not sent, or its order was refused. */
+  /** Gives the line's reference back: it was not sent, or its order was refused. */
   #freeReference(line: number, { externalReference: reference }: OrderDraft): void {
     if (reference !== undefined && this.#references.get(reference) === line)
       this.#references.delete(reference);

@@ -143,4 +143,46 @@ describe('a reference in use', () => {
     expect(sent).toEqual(['SHOP-2', 'SHOP-4']);
     expect((await find('--ref', 'SHOP-2')).map((o: any) => o.amount)).toEqual(['2.00']);
   });
+
+  it('in a batch: a line whose outcome is unknown keeps its reference for the rest of the run', async () => {
+    await e2e.loginAfresh();
+    const file = join(e2e.dir, 'same-reference.ndjson');
+    const line = (n: number) =>
+      JSON.stringify({
+        amount: `${n}.00`,
+        description: `line ${n}`,
+        success: 'https://s.example/ok',
+        fail: 'https://s.example/ko',
+        external_reference: 'SHOP-7',
+      });
+    await import('node:fs').then(({ writeFileSync }) =>
+      writeFileSync(file, `${[1, 2, 3].map(line).join('\n')}\n`),
+    );
+    await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
+    // The first line's request reaches the service, and its answer is lost.
+    await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
+    const result = await e2e.run([
+      'order',
+      'create',
+      '--env',
+      'sandbox',
+      '--input',
+      file,
+      '-o',
+      'ndjson',
+      '--concurrency',
+      '1',
+    ]);
+    const records = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => r.outcome)).toEqual(['unknown', 'failed', 'failed']);
+    for (const record of records.slice(1))
+      expect(record.error.message).toMatch(
+        /external_reference: SHOP-7 is the reference of line 1 of this batch/,
+      );
+    const sent = (await journal(e2e.sb.url, 'checkout')).map((entry) => entry.body?.external_reference);
+    expect(sent).toEqual(['SHOP-7']);
+  });
 });
