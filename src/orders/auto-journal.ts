@@ -110,12 +110,13 @@ export function openAutomaticJournal({
     // open while the batch may read its records back (previous.close()); a small one, or one past
     // MAX_OPEN_RUNS, is read into memory, so that a day of many batches does not use up descriptors.
     const keep = ours && !again;
-    const inMemory = !keep || fstatSync(fd).size <= IN_MEMORY_BYTES || previous.files >= MAX_OPEN_RUNS;
+    let inMemory = true;
     /** The last record of each key in the file, with its time: kept while that is inside the window. */
-    const last = new Map<string, { at: string; kept: JournalRecord | RecordPlace }>();
+    const last = new Map<string, { at: string; kept?: JournalRecord | RecordPlace }>();
     try {
+      inMemory = fstatSync(fd).size <= IN_MEMORY_BYTES || previous.files >= MAX_OPEN_RUNS;
       readJournal(fd, path, { target: ours ? target : undefined }, (record, place) =>
-        last.set(record.key, { at: record.at, kept: inMemory ? record : place }),
+        last.set(record.key, { at: record.at, kept: keep ? (inMemory ? record : place) : undefined }),
       );
     } catch (error) {
       closeSync(fd);
@@ -125,9 +126,9 @@ export function openAutomaticJournal({
     for (const [key, { at, kept }] of last)
       if (inWindow(at, since)) {
         recent++;
-        if (keep) previous.set(key, kept);
+        if (kept) previous.set(key, kept);
       }
-    if (inMemory || recent === 0) closeSync(fd);
+    if (!keep || inMemory || recent === 0) closeSync(fd);
     if (recent === 0 && started < since) remove(path);
   }
 

@@ -185,8 +185,10 @@ export class EarlierRecords implements Iterable<[string, JournalRecord]> {
     if (!kept || !('fd' in kept)) return kept;
     const bytes = Buffer.allocUnsafe(kept.length);
     try {
-      if (readSync(kept.fd, bytes, 0, kept.length, kept.offset) === kept.length)
-        return JSON.parse(bytes.toString('utf8')) as JournalRecord;
+      if (readSync(kept.fd, bytes, 0, kept.length, kept.offset) === kept.length) {
+        const record: unknown = JSON.parse(bytes.toString('utf8'));
+        if (isRecord(record) && record.key === key) return record;
+      }
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw readError(kept.path, (error as NodeJS.ErrnoException).code);
     }

@@ -3,7 +3,7 @@
  * whole, across the pieces' ends and for a line longer than a piece; the files it reads from are
  * closed with the journal.
  */
-import { readdirSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/contract/schemas.js';
@@ -82,6 +82,26 @@ describe('a journal read back by a resume', () => {
       expect(error).toBeInstanceOf(CliError);
       expect(error?.exitCode).toBe(EXIT.network);
       expect(error?.message).toBe(`cannot read the journal ${path} back (changed while the batch ran)`);
+    } finally {
+      await resumed.close();
+    }
+  });
+
+  it('refuses a record read back that is another key’s: the file was changed under it', async () => {
+    const path = join(tempDir('journal-file-'), 'orders.journal');
+    const journal = openJournal(path, SANDBOX_TARGET);
+    journal.write({ key: 'b#1', line: 2, event: 'created', at: AT, order: orderOf(2) });
+    await journal.close();
+    const resumed = openJournal(path, SANDBOX_TARGET);
+    try {
+      // The same bytes but for the key: still a record, of another line.
+      const text = readFileSync(path, 'utf8');
+      const fd = openSync(path, 'r+');
+      writeSync(fd, '"key":"c#1"', text.indexOf('"key":"b#1"'));
+      closeSync(fd);
+      expect(() => resumed.previous.get('b#1')).toThrow(
+        `cannot read the journal ${path} back (changed while the batch ran)`,
+      );
     } finally {
       await resumed.close();
     }
