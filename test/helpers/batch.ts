@@ -31,6 +31,17 @@ export function writeOrderLines(dir: string, count: number, name = 'orders.ndjso
   return file;
 }
 
+/** The command line of a batch of `file` on the sandbox, then `more`. */
+export const batchCommand = (file: string, ...more: string[]) => [
+  'order',
+  'create',
+  '--env',
+  'sandbox',
+  '--input',
+  file,
+  ...more,
+];
+
 /** The records of an NDJSON output, one per line. */
 export const recordsOf = (stdout: string): any[] =>
   stdout

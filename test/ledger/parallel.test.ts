@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { orderLine, recordsOf } from '../helpers/batch.js';
+import { batchCommand, orderLine, recordsOf } from '../helpers/batch.js';
 import { BIN } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
 
@@ -35,20 +35,7 @@ describe('the ledger and parallel batches', () => {
       [...files, shared, shared, shared].map((file) =>
         execa(
           process.execPath,
-          [
-            BIN,
-            'order',
-            'create',
-            '--env',
-            'sandbox',
-            '--input',
-            file,
-            '-o',
-            'ndjson',
-            '--concurrency',
-            '8',
-            '--again',
-          ],
+          [BIN, ...batchCommand(file, '-o', 'ndjson', '--concurrency', '8', '--again')],
           {
             env: e2e.env(),
             extendEnv: false,

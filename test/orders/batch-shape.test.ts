@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/contract/versions.js';
 import { TEST_ACCOUNT } from '../../src/sandbox/accounts.js';
-import { writeOrderLines } from '../helpers/batch.js';
+import { batchCommand, writeOrderLines } from '../helpers/batch.js';
 import { cliEnv, tempDir } from '../helpers/cli.js';
 import { pausedReader, runWithReader } from '../helpers/paused-reader.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -99,18 +99,7 @@ describe(`a batch of ${LINES.toLocaleString('en')} lines, --concurrency ${CONCUR
       },
     );
     const result = await runWithReader(
-      [
-        'order',
-        'create',
-        '--env',
-        'sandbox',
-        '--input',
-        file,
-        '--concurrency',
-        String(CONCURRENCY),
-        '-o',
-        'ndjson',
-      ],
+      batchCommand(file, '--concurrency', String(CONCURRENCY), '-o', 'ndjson'),
       reader,
       env,
     );

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordsOf } from '../../helpers/batch.js';
+import { batchCommand, recordsOf } from '../../helpers/batch.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { journal } from '../../helpers/sandbox.js';
 
@@ -28,20 +28,7 @@ describe('batch lines without links or description', () => {
       file,
       '{"amount":"1.50"}\n{"amount":"2.50","description":"Cake","success":"https://other.example/ok"}\n',
     );
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '--success',
-      OK,
-      '--fail',
-      KO,
-      '--description',
-      'Tea',
-    ]);
+    const result = await e2e.run(batchCommand(file, '--success', OK, '--fail', KO, '--description', 'Tea'));
     expect(result.exitCode, result.stderr).toBe(0);
     expect((await journal(e2e.sb.url, 'checkout')).map((e) => e.body)).toEqual([
       { amount: '150', description: 'Tea', callback_success: OK, callback_fail: KO },
@@ -58,16 +45,7 @@ describe('batch lines without links or description', () => {
     ])
       expect((await e2e.run(['config', 'set', key!, value!])).exitCode).toBe(0);
     const file = csv('amount\n3\n');
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '--fail',
-      'https://flag.example/ko',
-    ]);
+    const result = await e2e.run(batchCommand(file, '--fail', 'https://flag.example/ko'));
     expect(result.exitCode, result.stderr).toBe(0);
     expect((await journal(e2e.sb.url, 'checkout'))[0].body).toEqual({
       amount: '300',
@@ -83,20 +61,7 @@ describe('batch lines without links or description', () => {
   it('a bad --success is refused before any line is read; --amount still does not go with --input', async () => {
     await e2e.loginAfresh();
     const file = csv('amount\n3\n');
-    const bad = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '--success',
-      'ftp://x',
-      '--fail',
-      KO,
-      '--description',
-      'x',
-    ]);
+    const bad = await e2e.run(batchCommand(file, '--success', 'ftp://x', '--fail', KO, '--description', 'x'));
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--success: must be an absolute http(s) URL');
     const amount = await e2e.run(['order', 'create', '--env', 'sandbox', '--input', file, '--amount', '1']);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordsOf, sentEvents, writeOrderLines } from '../../helpers/batch.js';
+import { batchCommand, recordsOf, sentEvents, writeOrderLines } from '../../helpers/batch.js';
 import { BIN, expectNoLeak } from '../../helpers/cli.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
@@ -134,16 +134,7 @@ describe('a second Ctrl-C while requests hang', () => {
 
     await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-    const resumed = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '--journal',
-      journalFile,
-    ]);
+    const resumed = await e2e.run(batchCommand(file, '--journal', journalFile));
     expect(resumed.exitCode, resumed.stderr).toBe(5);
     const records = recordsOf(resumed.stdout);
     expect(records.filter((r) => r.outcome === 'unknown').map((r) => r.line)).toEqual([1, 2, 3, 4]);

@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import {
+  batchCommand,
   journalRecords,
   lastEvents,
   orderLine as line,
@@ -546,19 +547,8 @@ describe('order create --input: an unknown line shows what it asked for', () => 
   }
   // --again: each run sends every line, the unknown one of the run before included; their external
   // references are those of the run before's orders, which the ledger would refuse.
-  const args = (file: string, ...more: string[]) => [
-    'order',
-    'create',
-    '--env',
-    'sandbox',
-    '--input',
-    file,
-    '--concurrency',
-    '1',
-    '--again',
-    '--allow-duplicate-reference',
-    ...more,
-  ];
+  const args = (file: string, ...more: string[]) =>
+    batchCommand(file, '--concurrency', '1', '--again', '--allow-duplicate-reference', ...more);
 
   it('-o ndjson, -o tsv and the table: the unknown row has its line, amount, description and reference', async () => {
     await e2e.loginAfresh();
@@ -654,21 +644,10 @@ describe('order create --input: Ctrl-C in process', () => {
     const journalFile = join(e2e.dir, 'orders.journal');
     await slowCheckouts(e2e.sb.url, 100);
     const ctrlC = new AbortController();
-    const running = runInProcess(
-      [
-        'order',
-        'create',
-        '--env',
-        'sandbox',
-        '--input',
-        file,
-        '--journal',
-        journalFile,
-        '--concurrency',
-        '4',
-      ],
-      { env: e2e.env(), signal: ctrlC.signal },
-    );
+    const running = runInProcess(batchCommand(file, '--journal', journalFile, '--concurrency', '4'), {
+      env: e2e.env(),
+      signal: ctrlC.signal,
+    });
     await expect.poll(checkoutCount, { timeout: 15_000, interval: 10 }).toBeGreaterThanOrEqual(8);
     ctrlC.abort('SIGINT');
     // Read after the stop: it counts at least every answer given before it.

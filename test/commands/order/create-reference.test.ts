@@ -4,9 +4,10 @@
  * by one and per line of a batch; after FAILED it is allowed; --allow-duplicate-reference and
  * --no-ledger override. Every order is recorded in the ledger with what was sent and what came of it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { batchCommand, orderLine, recordsOf } from '../../helpers/batch.js';
 import { orderFlags } from '../../helpers/cli.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal } from '../../helpers/sandbox.js';
@@ -27,6 +28,23 @@ const create = (reference: string, ...args: string[]) =>
 const checkouts = async () => (await journal(e2e.sb.url, 'checkout')).length;
 const find = async (...args: string[]) =>
   JSON.parse((await e2e.run(['order', 'find', '--env', 'sandbox', '-o', 'json', ...args])).stdout);
+
+/** Batch line `n` (n.00, "line n") with the external reference `reference`. */
+const referenceLine = (n: number, reference: string) =>
+  orderLine(n, {
+    amount: `${n}.00`,
+    success: 'https://s.example/ok',
+    fail: 'https://s.example/ko',
+    external_reference: reference,
+  });
+
+/** Writes `lines` to a file and runs them as a batch, one line at a time: its exit code and records. */
+async function batchOf(name: string, lines: string[]) {
+  const file = join(e2e.dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const result = await e2e.run(batchCommand(file, '-o', 'ndjson', '--concurrency', '1'));
+  return { exitCode: result.exitCode, records: recordsOf(result.stdout) };
+}
 
 describe('a reference in use', () => {
   it('PENDING: refused with exit 2, naming the order, nothing sent; PAID too', async () => {
@@ -95,39 +113,14 @@ describe('a reference in use', () => {
   it('in a batch: the line is refused and not sent, the others go on; a second line of the same run too', async () => {
     await e2e.loginAfresh();
     const held = JSON.parse((await create('SHOP-1')).stdout).uuid;
-    const line = (n: number, reference: string) =>
-      JSON.stringify({
-        amount: `${n}.00`,
-        description: `line ${n}`,
-        success: 'https://s.example/ok',
-        fail: 'https://s.example/ko',
-        external_reference: reference,
-      });
-    const file = join(e2e.dir, 'orders.ndjson');
-    await import('node:fs').then(({ writeFileSync }) =>
-      writeFileSync(
-        file,
-        `${[line(1, 'SHOP-1'), line(2, 'SHOP-2'), line(3, 'SHOP-2'), line(4, 'SHOP-4')].join('\n')}\n`,
-      ),
-    );
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '-o',
-      'ndjson',
-      '--concurrency',
-      '1',
+    const { exitCode, records } = await batchOf('orders.ndjson', [
+      referenceLine(1, 'SHOP-1'),
+      referenceLine(2, 'SHOP-2'),
+      referenceLine(3, 'SHOP-2'),
+      referenceLine(4, 'SHOP-4'),
     ]);
-    expect(result.exitCode).toBe(1);
-    const records = result.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    expect(exitCode).toBe(1);
     expect(records.map((r) => r.outcome)).toEqual(['failed', 'created', 'failed', 'created']);
     expect(records[0].error).toMatchObject({
       kind: 'usage',
@@ -146,37 +139,13 @@ describe('a reference in use', () => {
 
   it('in a batch: a line whose outcome is unknown keeps its reference for the rest of the run', async () => {
     await e2e.loginAfresh();
-    const file = join(e2e.dir, 'same-reference.ndjson');
-    const line = (n: number) =>
-      JSON.stringify({
-        amount: `${n}.00`,
-        description: `line ${n}`,
-        success: 'https://s.example/ok',
-        fail: 'https://s.example/ko',
-        external_reference: 'SHOP-7',
-      });
-    await import('node:fs').then(({ writeFileSync }) =>
-      writeFileSync(file, `${[1, 2, 3].map(line).join('\n')}\n`),
-    );
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
     // The first line's request reaches the service, and its answer is lost.
     await call(e2e.sb.url, 'POST', '/_sandbox/force', { route: 'checkout', fault: 'reset' });
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      file,
-      '-o',
-      'ndjson',
-      '--concurrency',
-      '1',
-    ]);
-    const records = result.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const { records } = await batchOf(
+      'same-reference.ndjson',
+      [1, 2, 3].map((n) => referenceLine(n, 'SHOP-7')),
+    );
     expect(records.map((r) => r.outcome)).toEqual(['unknown', 'failed', 'failed']);
     for (const record of records.slice(1))
       expect(record.error.message).toMatch(

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { USER_AGENT } from '../../../src/api/http.js';
 import { orderOutputSchema } from '../../../src/contract/schemas.js';
 import { type ApiVersion, PATHS } from '../../../src/contract/versions.js';
+import { batchCommand } from '../../helpers/batch.js';
 import { BIN, type CliOptions, expectNoLeak, onTerminal, orderFlags, SHOP } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/context.js';
 import { useE2E } from '../../helpers/e2e.js';
@@ -626,16 +627,7 @@ describe('--journal', () => {
   ])('in a folder that does not exist (%s) → exit 2 naming --journal, nothing sent', async (_, path) => {
     await e2e.loginAfresh();
     writeFileSync(join(e2e.dir, 'x.csv'), CSV);
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      join(e2e.dir, 'x.csv'),
-      '--journal',
-      path(),
-    ]);
+    const result = await e2e.run(batchCommand(join(e2e.dir, 'x.csv'), '--journal', path()));
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: --journal: the folder .+ does not exist\n/);
@@ -648,16 +640,9 @@ describe('--journal', () => {
     await e2e.loginAfresh();
     writeFileSync(join(e2e.dir, 'x.csv'), CSV);
     mkdirSync(join(e2e.dir, 'journals'));
-    const result = await e2e.run([
-      'order',
-      'create',
-      '--env',
-      'sandbox',
-      '--input',
-      join(e2e.dir, 'x.csv'),
-      '--journal',
-      join(e2e.dir, 'journals'),
-    ]);
+    const result = await e2e.run(
+      batchCommand(join(e2e.dir, 'x.csv'), '--journal', join(e2e.dir, 'journals')),
+    );
     expect(result.stderr).not.toContain('unexpected failure');
     expect(result.stderr).toMatch(/^error: --journal: /);
     expect(result.exitCode).toBe(2);
