@@ -19,7 +19,7 @@
  * A journal decides what is sent, so it is used only when it is safely the user's (no link, owned by
  * the user, writable by no one else), and a new one is created with O_EXCL, never through a link.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OrderDraft } from '../contract/schemas.js';
@@ -42,8 +42,8 @@ export function draftKey(draft: OrderDraft): string {
     draft.notificationUrl ?? null,
     draft.externalReference ?? null,
   ]);
-  // The first 16 bytes, as hex.
-  return createHash('sha256').update(canonical).digest().toString('hex', 0, 16);
+  // The first 16 bytes, as hex. crypto.hash: a one-shot digest, without a Hash object per line.
+  return hash('sha256', canonical).slice(0, 32);
 }
 
 const JOURNAL: PrivateLabel = {

@@ -72,6 +72,11 @@ describe('draftKey', () => {
     expect(draftKey({ ...tea })).toBe(key);
   });
 
+  it('is the key journals already hold: a change would make every resume send its lines again', () => {
+    // The first 16 bytes of the SHA-256 of the canonical order, as payorder has written them.
+    expect(draftKey(tea)).toBe('8f39c3008e0e0610da8ec15faaf45aeb');
+  });
+
   it('treats an absent optional field and an undefined one alike', async () => {
     expect(draftKey({ ...tea, notificationUrl: undefined, externalReference: undefined })).toBe(
       draftKey(tea),
