@@ -7,6 +7,7 @@
 import { closeSync, readSync } from 'node:fs';
 import type { Order } from '../contract/schemas.js';
 import { CliError, usageError } from '../errors.js';
+import { isBlank } from './input-lines.js';
 
 export type JournalEvent = 'sending' | 'created' | 'failed' | 'unknown';
 
@@ -139,7 +140,7 @@ export function readJournal(
   for (const { text, offset, length, whole } of linesOf(fd)) {
     number++;
     endsTorn = !whole;
-    if (text.trim() === '') continue;
+    if (isBlank(text)) continue;
     const value = parse(text);
     // Only the last record of a run may be torn (cut by a crash or a full disk): a line that is not
     // JSON at all, followed by nothing or by the next run's header. A whole JSON value that is not
