@@ -123,6 +123,11 @@ export class Ledger {
     this.#answers.push(write);
   }
 
+  /** Writes `write` (an answer) at once, in one transaction with the answers kept by `later`. */
+  now(write: () => void): void {
+    this.#write(write);
+  }
+
   /** Runs `work` in one write transaction: what it reads is not changed by another process before it writes. */
   #write<T>(work: () => T): T {
     try {

@@ -83,6 +83,14 @@ export class CreationLedger implements BatchLedger {
         ledger.later(() => ledger.created(entry, order, at));
       },
       failed: (outcome, error) => ledger.later(() => ledger.failed(entry, outcome, (error as Error).message)),
+      notSent: (why) => {
+        try {
+          ledger.now(() => ledger.failed(entry, 'failed', why));
+        } catch (error) {
+          if (!(error instanceof CliError)) throw error;
+          warn(ctx, `the order ledger was not updated: ${error.message}`);
+        }
+      },
     };
   }
 

@@ -3,12 +3,17 @@
  * results in input order, an optional journal to resume from, and never a blind retry of a line
  * whose outcome is unknown. It yields each line's record; showing them is the caller's business.
  *
+ * Up to --concurrency lines are recorded ahead of those in flight, each waiting for a free slot: when
+ * an answer comes, the next line's request leaves without waiting for its records to be synced.
+ *
  * It stops taking lines (those in flight finish and are recorded) on Ctrl-C, SIGTERM, SIGHUP or a closed
  * stdout, when the service refuses the token even after a renewal, when the service cannot be
  * reached (nothing of that line was sent: it stays resumable), and when the journal cannot be
  * written (no line is sent that the journal cannot record).
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { Context } from '../context.js';
 import { formatAmount } from '../contract/money.js';
 import { type OrderDraft, orderRequestBody } from '../contract/schemas.js';
@@ -138,6 +143,8 @@ class Batch {
   readonly #references = new Map<string, number>();
   readonly #recorder: LineRecorder;
   readonly #keys = new LineKeys();
+  /** The --concurrency slots of the lines in flight; recorded lines wait here for one, in input order. */
+  readonly #slots: LimitFunction;
 
   constructor(
     private readonly ctx: Context,
@@ -146,6 +153,8 @@ class Batch {
   ) {
     this.#journal = openBatchJournal(ctx, session, options.journal);
     this.#recorder = new LineRecorder(this.#journal, options.ledger, ctx.clock);
+    // A line still waiting for a slot when the batch stops is not sent: cleared, it is recorded so.
+    this.#slots = pLimit({ concurrency: options.concurrency, rejectOnClear: true });
     this.#journalUsed =
       options.journal.kind === 'file'
         ? { kind: 'file', path: this.#journal.path }
@@ -154,13 +163,16 @@ class Batch {
 
   async *records(): AsyncGenerator<LineResult> {
     const { ctx, options } = this;
+    const onStop = () => this.#slots.clearQueue();
+    ctx.signal.addEventListener('abort', onStop, { once: true });
     try {
       const input = readBatch(
         openInput(options.input, ctx.io.stdin, ctx.signal),
         options.input === '-' ? 'stdin' : options.input,
       );
+      // The lines in flight, and as many recorded ahead of them.
       for await (const result of orderedPool(input, (line) => this.#done(line), {
-        concurrency: options.concurrency,
+        concurrency: options.concurrency * 2,
         stopped: () => this.#stoppedBy !== undefined,
         signal: ctx.signal,
       })) {
@@ -171,6 +183,7 @@ class Batch {
         yield result;
       }
     } finally {
+      ctx.signal.removeEventListener('abort', onStop);
       try {
         await this.#journal.close();
       } finally {
@@ -186,10 +199,17 @@ class Batch {
   /** A line's result, counted as soon as it is known (not when its turn to be shown comes). */
   async #done(line: InputLine): Promise<LineResult | typeof NOT_SENT> {
     const result = await this.#handle(line);
-    if (result === NOT_SENT) return result;
-    this.#counts[result.record.outcome]++;
-    this.#lines++;
-    this.#held.set(result.record.line, result);
+    if (result !== NOT_SENT) {
+      this.#counts[result.record.outcome]++;
+      this.#lines++;
+      this.#held.set(result.record.line, result);
+    }
+    // What follows a line (its output, the next line read and recorded) waits two turns of the event
+    // loop. undici writes a request to a connection it reuses one turn after it is given it; answers
+    // that come together are all taken in one turn, and the requests they freed slots for leave
+    // first, rather than each behind the work of the answers before it.
+    await nextTurn();
+    await nextTurn();
     return result;
   }
 
@@ -233,7 +253,7 @@ class Batch {
       earlier = this.#earlier(ready);
     } catch (error) {
       // An earlier run's record that cannot be read back: that line's outcome is not known here.
-      this.#stoppedBy ??= error as CliError;
+      this.#stop(error as CliError);
       return failed(line, ready.input, error);
     }
     return earlier ?? this.#send(ready);
@@ -261,14 +281,11 @@ class Batch {
   }
 
   /**
-   * Sends the line's order once its "sending" record is on the disk, and records the outcome.
-   * Nothing is sent that the journal cannot record, and nothing once the batch has stopped (Ctrl-C,
-   * a hang-up, a closed pipe, an error that stops it) while the record was being synced: that line
-   * is recorded failed, so a rerun sends it, and is not one of this run's lines.
+   * Records the line, then sends its order once a slot is free (#request). Nothing is sent that the
+   * journal cannot record.
    */
-  async #send({ line, draft, input, key }: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
-    const { ctx, session } = this;
-    const at = () => ctx.clock().toISOString();
+  async #send(ready: ReadyLine): Promise<LineResult | typeof NOT_SENT> {
+    const { line, draft, input, key } = ready;
     let recording: Recording | undefined;
     try {
       this.#takeReference(line, draft);
@@ -279,14 +296,31 @@ class Batch {
       if (error instanceof NotRecorded) return NOT_SENT;
       // A reference in use is that line's refusal; a ledger or journal that cannot be written stops
       // the batch, and nothing of that line was sent.
-      if (!(error instanceof CliError) || error.kind !== 'usage') this.#stoppedBy ??= error as CliError;
+      if (!(error instanceof CliError) || error.kind !== 'usage') this.#stop(error as CliError);
       return failed(line, input, error);
     }
-    if (this.#stoppedBy || ctx.signal.aborted) {
-      this.#record({ key, line, event: 'failed', at: at(), error: NOT_SENT_ERROR });
-      recording?.failed('failed', new Error(NOT_SENT_ERROR));
-      return NOT_SENT;
+    let started = false;
+    try {
+      return await this.#slots(() => {
+        started = true;
+        return this.#request(ready, recording);
+      });
+    } catch (error) {
+      if (started) throw error;
+      // Still waiting for a slot when the batch stopped (the queue was cleared): never sent.
+      return this.#notSent(ready, recording);
     }
+  }
+
+  /**
+   * Sends the recorded line's order and records the outcome. Nothing is sent once the batch has
+   * stopped (Ctrl-C, a hang-up, a closed pipe, an error that stops it).
+   */
+  async #request(ready: ReadyLine, recording: Recording | undefined): Promise<LineResult | typeof NOT_SENT> {
+    const { ctx, session } = this;
+    const { line, draft, input, key } = ready;
+    const at = () => ctx.clock().toISOString();
+    if (this.#stoppedBy || ctx.signal.aborted) return this.#notSent(ready, recording);
     this.#inFlight++;
     try {
       const body = orderRequestBody(session.target.version, draft, session.credentials.username);
@@ -300,7 +334,7 @@ class Batch {
         raw: created.raw,
       };
     } catch (error) {
-      if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stoppedBy ??= error;
+      if (error instanceof CliError && STOPPING.includes(error.kind)) this.#stop(error);
       const unknown = error instanceof CliError && error.kind === 'outcome_unknown';
       recording?.failed(unknown ? 'unknown' : 'failed', error);
       if (!unknown) this.#freeReference(line, draft);
@@ -315,6 +349,22 @@ class Batch {
     } finally {
       this.#inFlight--;
     }
+  }
+
+  /**
+   * A recorded line the batch stopped before it could leave: recorded failed, so a rerun sends it,
+   * and not one of this run's lines.
+   */
+  #notSent({ key, line }: ReadyLine, recording: Recording | undefined): typeof NOT_SENT {
+    this.#record({ key, line, event: 'failed', at: this.ctx.clock().toISOString(), error: NOT_SENT_ERROR });
+    recording?.notSent(NOT_SENT_ERROR);
+    return NOT_SENT;
+  }
+
+  /** The batch takes no further line (the first reason stands); those waiting for a slot are not sent. */
+  #stop(error: CliError): void {
+    this.#stoppedBy ??= error;
+    this.#slots.clearQueue();
   }
 
   /**
@@ -346,7 +396,7 @@ class Batch {
     try {
       this.#journal.write(record);
     } catch (error) {
-      this.#stoppedBy ??= error as CliError;
+      this.#stop(error as CliError);
     }
   }
 }

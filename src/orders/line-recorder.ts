@@ -13,6 +13,11 @@ import type { BatchJournal } from './batch-journal.js';
 export interface Recording {
   created(order: Order): void;
   failed(outcome: 'failed' | 'unknown', error: unknown): void;
+  /**
+   * It was not sent after all (`why`): written at once, so that its reference is free again even if
+   * payorder ends (a second Ctrl-C) before the ledger closes.
+   */
+  notSent(why: string): void;
 }
 
 /** What a batch asks of the order ledger (src/ledger/recording.ts keeps it). */
@@ -127,7 +132,7 @@ export class LineRecorder {
       this.#failed = true;
       for (const [i, [line, recording]] of accepted.entries()) {
         if (i < written) this.#notSent(line, at);
-        recording?.failed('failed', new Error(NOT_SENT_ERROR));
+        recording?.notSent(NOT_SENT_ERROR);
         line.reject(error);
       }
       return;

@@ -27,10 +27,10 @@ const CONCURRENCY = 8;
 const STDOUT_BUFFER = 16 * 1024;
 /**
  * The most orders a batch may have created beyond what its reader took: those in flight and those
- * finished but waiting for their turn (the pool holds 4 × --concurrency), the lines in stdout's
- * buffer, and one being written.
+ * finished but waiting for their turn (the pool holds 4 × its lines in progress: those in flight
+ * and as many recorded ahead of them), the lines in stdout's buffer, and one being written.
  */
-const AHEAD_BOUND = CONCURRENCY * 4 + Math.ceil(STDOUT_BUFFER / 400) + 2;
+const AHEAD_BOUND = CONCURRENCY * 2 * 4 + Math.ceil(STDOUT_BUFFER / 400) + 2;
 
 /** What reached the server: order requests in flight (most at once), in all, and over which connections. */
 function serverSide() {

@@ -545,7 +545,8 @@ async function renderBatch(run: BatchRun, options: OrderCreateOptions, ctx: Cont
       }
       // Per-line errors go to stderr as they happen unless the table or the progress shows them.
       if (!progress && record.error && !ctx.flags.json && format !== 'table') note(ctx, record.error.message);
-      // A slow reader holds the batch back: no further line is sent until stdout takes this one.
+      // A slow reader holds the batch back: no further line is read until stdout takes this one (the
+      // lines already recorded still leave as slots free).
       await writer.ready();
     }
     finished = true;

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { batchCommand, recordsOf, sentEvents, writeOrderLines } from '../../helpers/batch.js';
+import { NOT_SENT_ERROR } from '../../../src/orders/line-recorder.js';
+import { batchCommand, journalRecords, recordsOf, sentEvents, writeOrderLines } from '../../helpers/batch.js';
 import { BIN, expectNoLeak } from '../../helpers/cli.js';
 import { useE2E } from '../../helpers/e2e.js';
 import { call, journal, slowCheckouts } from '../../helpers/sandbox.js';
@@ -109,6 +110,12 @@ describe('a second Ctrl-C while requests hang', () => {
     ]);
     // A hung request is recorded once the sandbox has carried it out and withheld its answer.
     await expect.poll(checkoutCount, { timeout: 15_000, interval: 20 }).toBe(4);
+    // Four more lines are recorded ahead of them, waiting for a slot, and no more.
+    const recorded = () => journalRecords(journalFile).map((r) => [r.line, r.event]);
+    const sending = (lines: number[]) => lines.map((line) => [line, 'sending']);
+    await expect.poll(recorded, { timeout: 5_000, interval: 20 }).toEqual(sending([1, 2, 3, 4, 5, 6, 7, 8]));
+    await delay(200);
+    expect(recorded()).toEqual(sending([1, 2, 3, 4, 5, 6, 7, 8]));
     child.kill('SIGINT');
     await readyForSecondSignal(stderr);
     expect(stderr()).toContain(
@@ -129,8 +136,11 @@ describe('a second Ctrl-C while requests hang', () => {
     expect(stderr()).toContain(
       `hint: rerun with --journal ${journalFile}: lines in flight are reported unknown, never sent again`,
     );
-    // Nothing was sent after the first Ctrl-C.
+    // Nothing was sent after the first Ctrl-C: the lines recorded ahead are recorded not sent, in the
+    // journal and in the ledger (at once, before the second Ctrl-C ended payorder), so a resume sends them.
     expect(await checkoutCount()).toBe(4);
+    const notSent = journalRecords(journalFile).filter((r) => r.event === 'failed');
+    expect(notSent.map((r) => [r.line, r.error])).toEqual([5, 6, 7, 8].map((line) => [line, NOT_SENT_ERROR]));
 
     await call(e2e.sb.url, 'DELETE', '/_sandbox/force');
     await call(e2e.sb.url, 'DELETE', '/_sandbox/journal');
