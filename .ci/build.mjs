@@ -32,8 +32,23 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The software bill of materials, in dist/ (.ci/sbom.mjs). */
 const SBOM = 'sbom.cdx.json';
 
+/**
+ * Packages that go in files of their own (dist/<file>.cjs), loaded by the code that uses them when it
+ * first runs: every command reads and compiles the whole of cli.cjs (the compile cache included), and
+ * these are half of it. undici, the HTTP client under ky's agents (src/api/agent-transport.ts), only a
+ * batch, a bulk lookup or a proxied command loads; the others only migrate-check (yaml, momoa,
+ * web-tree-sitter, which its worker threads share) or --jq (jq-wasm).
+ */
+const APART = {
+  undici: 'undici.cjs',
+  yaml: 'yaml.cjs',
+  'web-tree-sitter': 'web-tree-sitter.cjs',
+  'jq-wasm': 'jq-wasm.cjs',
+  '@humanwhocodes/momoa': 'momoa.cjs',
+};
+
 /** The build's output. */
-const OUTPUTS = ['cli.cjs', 'undici.cjs', 'syntax-worker.cjs', 'sandbox.js', 'grammars', SBOM];
+const OUTPUTS = ['cli.cjs', ...Object.values(APART), 'syntax-worker.cjs', 'sandbox.js', 'grammars', SBOM];
 
 /** Minified: a smaller package, and start-up no slower (measured on --help and order get --help). */
 const MINIFY = true;
@@ -92,16 +107,13 @@ export const leaveOut = {
   },
 };
 
-/**
- * undici, the HTTP client under ky (src/api/transport.ts), goes in a file of its own, dist/undici.cjs,
- * which only a command that sends a request loads: it is a third of the CLI's code, and every
- * command reads and compiles the whole of cli.cjs (the compile cache included).
- */
-const undiciApart = {
-  name: 'undici-apart',
+/** The plugin that makes an import of an APART package a require of its own file, beside the importer's. */
+const apart = {
+  name: 'apart',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, (args) =>
-      args.kind === 'entry-point' ? undefined : { path: './undici.cjs', external: true },
+    const names = Object.keys(APART).map((name) => name.replace(/[/\\^$.*+?()[\]{}|-]/g, '\\$&'));
+    build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: `./${APART[args.path]}`, external: true },
     );
   },
 };
@@ -135,7 +147,11 @@ function cliOptions(version, outdir) {
   const shared = sharedOptions(version);
   return {
     ...shared,
-    entryPoints: { cli: 'src/main.ts', undici: 'undici', 'syntax-worker': 'src/migrate/syntax/worker.ts' },
+    entryPoints: {
+      cli: 'src/main.ts',
+      ...Object.fromEntries(Object.entries(APART).map(([name, file]) => [file.replace(/\.cjs$/, ''), name])),
+      'syntax-worker': 'src/migrate/syntax/worker.ts',
+    },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
@@ -275,7 +291,7 @@ export async function build() {
     mkdirSync(next, { recursive: true });
     const { metafile } = await esbuild.build({
       ...cliOptions(version, next),
-      plugins: [leaveOut, undiciApart, licenses.plugin],
+      plugins: [leaveOut, apart, licenses.plugin],
       metafile: true,
     });
     const shipped = licenses.complete(metafile, GRAMMARS);

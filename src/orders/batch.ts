@@ -199,17 +199,10 @@ class Batch {
   /** A line's result, counted as soon as it is known (not when its turn to be shown comes). */
   async #done(line: InputLine): Promise<LineResult | typeof NOT_SENT> {
     const result = await this.#handle(line);
-    if (result !== NOT_SENT) {
-      this.#counts[result.record.outcome]++;
-      this.#lines++;
-      this.#held.set(result.record.line, result);
-    }
-    // What follows a line (its output, the next line read and recorded) waits two turns of the event
-    // loop. undici writes a request to a connection it reuses one turn after it is given it; answers
-    // that come together are all taken in one turn, and the requests they freed slots for leave
-    // first, rather than each behind the work of the answers before it.
-    await nextTurn();
-    await nextTurn();
+    if (result === NOT_SENT) return result;
+    this.#counts[result.record.outcome]++;
+    this.#lines++;
+    this.#held.set(result.record.line, result);
     return result;
   }
 
@@ -300,8 +293,9 @@ class Batch {
       return failed(line, input, error);
     }
     let started = false;
+    let result: LineResult | typeof NOT_SENT;
     try {
-      return await this.#slots(() => {
+      result = await this.#slots(() => {
         started = true;
         return this.#request(ready, recording);
       });
@@ -310,6 +304,13 @@ class Batch {
       // Still waiting for a slot when the batch stopped (the queue was cleared): never sent.
       return this.#notSent(ready, recording);
     }
+    // What follows the line (its output, the next line read and recorded) waits two turns of the
+    // event loop; its slot is free already. undici writes a request to a connection it reuses one
+    // turn after it is given it: answers that come together are all taken in one turn, and the
+    // requests they freed slots for then leave first, not each behind the work of those before it.
+    await nextTurn();
+    await nextTurn();
+    return result;
   }
 
   /**
