@@ -176,8 +176,8 @@ class Batch {
         stopped: () => this.#stoppedBy !== undefined,
         signal: ctx.signal,
       })) {
-        // A line the stop came for while its record was being synced: not sent, so not one of
-        // this run's lines (its journal says so, and a rerun sends it).
+        // A line the stop came for while its record was being synced or it waited for a slot: not
+        // sent, so not one of this run's lines (its journal says so, and a rerun sends it).
         if (result === NOT_SENT) continue;
         this.#held.delete(result.record.line);
         yield result;

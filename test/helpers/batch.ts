@@ -59,7 +59,7 @@ export const lastEvents = (file: string) =>
 
 /**
  * The last event of each line the batch sent: a line the stop came for while its record was being
- * synced is recorded failed as not sent (a rerun sends it), and is left out.
+ * synced or it waited for a slot is recorded failed as not sent (a rerun sends it), and is left out.
  */
 export const sentEvents = (file: string) => {
   const last = new Map(journalRecords(file).map((record) => [record.key as string, record]));
