@@ -55,7 +55,8 @@ ${EXIT_CODE_HELP}
 
 Docs: README.md in the package; every command has --help with examples.`;
 
-type Register = (program: Command, ctx: Context) => void;
+/** Registers a command; a group without its subcommands when `withSubcommands` is false. */
+type Register = (program: Command, ctx: Context, withSubcommands?: boolean) => void;
 
 /** Every command, in the order help lists them. */
 const EVERY: Array<[word: string, register: Register]> = [
@@ -78,7 +79,9 @@ const WHOLE_TREE = new Set(['completion', 'man', COMPLETE_COMMAND]);
 
 /**
  * The command tree for a command line whose first word is `invoked`: that command alone when it is
- * one that does not read the whole tree, every command otherwise (and when `invoked` is not given).
+ * one that does not read the whole tree; for the overview (`--help`, `-h`), every command but without
+ * the subcommands of groups, which it does not list; every command otherwise (and when `invoked` is
+ * not given).
  */
 export function buildProgram(ctx: Context, invoked?: string): Command {
   const program = new Command('payorder')
@@ -110,7 +113,10 @@ export function buildProgram(ctx: Context, invoked?: string): Command {
   // gets every command.
   const own = WHOLE_TREE.has(invoked ?? '') ? undefined : EVERY.find(([word]) => word === invoked);
   if (own) own[1](program, ctx);
-  else for (const [, register] of EVERY) register(program, ctx);
+  else {
+    const overview = invoked === '--help' || invoked === '-h';
+    for (const [, register] of EVERY) register(program, ctx, !overview);
+  }
   program.hook('preAction', async (_root, action) => {
     const options = action.opts() as {
       debug?: boolean;

@@ -12,7 +12,7 @@ import { registerSandboxOrders } from './sandbox/orders.js';
 import { registerSandboxSettle } from './sandbox/settle.js';
 import type { SandboxFlags } from './sandbox.run.js';
 
-export function registerSandbox(program: Command, ctx: Context): void {
+export function registerSandbox(program: Command, ctx: Context, withSubcommands = true): void {
   const command = program
     .command('sandbox')
     .summary('run a local emulator of the whole service')
@@ -42,9 +42,11 @@ export function registerSandbox(program: Command, ctx: Context): void {
       'payorder sandbox --host 0.0.0.0 --allow-host sandbox --public-url http://sandbox:4010',
     ],
   ]);
-  registerSandboxSettle(command, ctx);
-  registerSandboxOrders(command, ctx);
-  registerSandboxListen(command, ctx);
+  if (withSubcommands) {
+    registerSandboxSettle(command, ctx);
+    registerSandboxOrders(command, ctx);
+    registerSandboxListen(command, ctx);
+  }
   command.action(async (flags: SandboxFlags) => {
     const run = await import('./sandbox.run.js');
     if (flags.openapi) {

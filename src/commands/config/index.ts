@@ -10,7 +10,7 @@ import { registerConfigList } from './list.js';
 import { registerConfigSet } from './set.js';
 import { registerConfigUnset } from './unset.js';
 
-export function registerConfig(program: Command, ctx: Context): void {
+export function registerConfig(program: Command, ctx: Context, withSubcommands = true): void {
   const config = program
     .command('config')
     .summary('read and change settings: addresses and defaults')
@@ -27,6 +27,7 @@ export function registerConfig(program: Command, ctx: Context): void {
     ['script on JSON by default', 'payorder config set default-output json'],
     ['every key with what it does', 'payorder config list --all | grep url'],
   ]);
+  if (!withSubcommands) return;
   registerConfigGet(config, ctx);
   registerConfigSet(config, ctx);
   registerConfigUnset(config, ctx);

@@ -8,7 +8,7 @@ import { conventions, examples, jsonOption, targetOptions } from '../../cli/opti
 import type { Context } from '../../context.js';
 import type { LedgerImportFlags, LedgerPruneFlags } from './ledger.run.js';
 
-export function registerLedger(program: Command, ctx: Context): void {
+export function registerLedger(program: Command, ctx: Context, withSubcommands = true): void {
   const ledger = program
     .command('ledger')
     .summary('import orders into the order ledger, or prune it')
@@ -17,6 +17,7 @@ export function registerLedger(program: Command, ctx: Context): void {
         'last status seen), in the data folder, so that `payorder order find` finds an order by its reference, ' +
         'description, amount or day. It keeps no secret and no token.',
     );
+  if (!withSubcommands) return;
   const importing = ledger
     .command('import')
     .summary('add orders from a CSV, TSV or NDJSON export to the ledger')

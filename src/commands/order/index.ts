@@ -8,7 +8,7 @@ import { registerOrderCreate } from './create.js';
 import { registerOrderFind } from './find.js';
 import { registerOrderGet } from './get.js';
 
-export function registerOrder(program: Command, ctx: Context): void {
+export function registerOrder(program: Command, ctx: Context, withSubcommands = true): void {
   const order = program
     .command('order')
     .summary('create and look up payment orders')
@@ -22,6 +22,7 @@ export function registerOrder(program: Command, ctx: Context): void {
     ["the customer has only the shop's reference", 'payorder order find --ref WEB-1003'],
     ['only the statuses, for a script', 'payorder order get --input ids.txt -o ndjson | jq -r .status'],
   ]);
+  if (!withSubcommands) return;
   registerOrderCreate(order, ctx);
   registerOrderGet(order, ctx);
   registerOrderFind(order, ctx);
