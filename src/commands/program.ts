@@ -109,8 +109,8 @@ export function buildProgram(ctx: Context, invoked?: string): Command {
     })
     .addHelpText('after', OVERVIEW);
   // A command that runs needs only its own part of the tree; what shows or reads the whole tree
-  // (the overview, help, suggestions for a word that names no command, completion, the man page)
-  // gets every command.
+  // (help, suggestions for a word that names no command, completion, the man page) gets every
+  // command, and the overview (--help, -h) every command but the subcommands of groups.
   const own = WHOLE_TREE.has(invoked ?? '') ? undefined : EVERY.find(([word]) => word === invoked);
   if (own) own[1](program, ctx);
   else {
