@@ -81,9 +81,11 @@ async function responseOf({
   headers,
   body,
 }: Dispatcher.ResponseData): Promise<Response> {
-  const fields = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    for (const each of Array.isArray(value) ? value : [value ?? '']) fields.append(name, each);
+  const fields: Array<[string, string]> = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (Array.isArray(value)) for (const each of value) fields.push([name, each]);
+    else fields.push([name, value ?? '']);
   }
   return wholeAnswer(statusCode, statusText, fields, {
     text: () => body.text().catch((error) => Promise.reject(tooLarge(error) ?? error)),

@@ -60,7 +60,7 @@ const NO_BODY = new Set([204, 205, 304]);
 export async function wholeAnswer(
   status: number,
   statusText: string,
-  headers: Headers,
+  headers: NonNullable<ResponseInit['headers']>,
   body: { text(): Promise<string>; discard(): Promise<unknown> },
 ): Promise<Response> {
   if (status < 200 || status > 599) {
