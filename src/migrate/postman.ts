@@ -30,7 +30,7 @@ export function isPostmanCollection(value: unknown): value is Json {
 }
 
 /** A `{{variable}}` anywhere in a text, its name captured. */
-export const VARIABLE = /\{\{([^{}]+)\}\}/g;
+const VARIABLE = /\{\{([^{}]+)\}\}/g;
 /** A value that is one `{{variable}}` and nothing else, its name captured. */
 export const PLACEHOLDER = /^\{\{([^{}]+)\}\}$/;
 /** A `{{variable}}` written where a JSON value goes, unquoted: quoted, so the body parses. */
